@@ -1,0 +1,14 @@
+// Decay walks every Macro in key order: one page after `$after` ('' = start), with
+// the lifecycle fields only.
+MATCH (x:Macro)
+WHERE x.macro_id > $after
+WITH x
+ORDER BY x.macro_id
+LIMIT $limit
+RETURN x.macro_id AS key,
+       x.user_id AS user_id,
+       x {
+         .salience, .state, .confidence, .access_count, .recall_frequency,
+         .last_recall_interval, .decay_gradient, .last_accessed_at, .last_decayed_at,
+         .ttl_policy, .pinned, .created_at, .updated_at
+       } AS lifecycle

@@ -1,0 +1,2 @@
+CREATE RANGE INDEX lifecycle_event_memory IF NOT EXISTS
+FOR (e:LifecycleEvent) ON (e.memory_key)

@@ -1,0 +1,2 @@
+CREATE CONSTRAINT macro_id IF NOT EXISTS
+FOR (m:Macro) REQUIRE m.macro_id IS UNIQUE

@@ -1,0 +1,2 @@
+CREATE RANGE INDEX source_state IF NOT EXISTS
+FOR (s:Source) ON (s.state)

@@ -1,0 +1,13 @@
+// Phase 1's output; `processed` unless the Source is already further along. Clears the
+// last processing error. Returns 0 when the Source does not exist.
+MATCH (s:Source {entity_key: $entity_key})
+SET s.content = $content,
+    s.summary = $summary,
+    s.keywords = $keywords,
+    s.tags = $tags,
+    s.embedding = $embedding,
+    s.processing_status = CASE WHEN s.processing_status = 'raw' THEN 'processed' ELSE s.processing_status END,
+    s.processing_completed_at = $at,
+    s.processing_error = null,
+    s.updated_at = $at
+RETURN count(s) AS updated

@@ -1,0 +1,2 @@
+MATCH (st:Storyline {storyline_id: $storyline_id})
+RETURN properties(st) AS storyline

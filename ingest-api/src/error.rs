@@ -1,0 +1,106 @@
+//! One error type for every handler, one table from error to status, one JSON shape:
+//! `{"error": {"code", "message", "field"?}}` (SPEC §8, seed 000's codes). Server-side
+//! failures say little to the client and everything to the log.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use cosmo_shared::domain::input::FieldError;
+use serde_json::json;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    MalformedJson(String),
+    #[error("{0}")]
+    Validation(FieldError),
+    #[error("request body is larger than the limit of {limit} bytes")]
+    PayloadTooLarge { limit: usize },
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    /// The request was accepted in part (e.g. the Source is stored) but a dependency is
+    /// down; `detail` tells the client what did happen.
+    #[error("{message}")]
+    Unavailable {
+        message: String,
+        detail: Option<serde_json::Value>,
+    },
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl ApiError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::MalformedJson(_) => StatusCode::BAD_REQUEST,
+            Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::MalformedJson(_) => "invalid_json",
+            Self::Validation(e) => e.code,
+            Self::PayloadTooLarge { .. } => "payload_too_large",
+            Self::Unauthorized(_) => "unauthorized",
+            Self::Forbidden(_) => "forbidden",
+            Self::NotFound(_) => "not_found",
+            Self::Conflict(_) => "conflict",
+            Self::Unavailable { .. } => "service_unavailable",
+            Self::Internal(_) => "internal_error",
+        }
+    }
+}
+
+impl From<FieldError> for ApiError {
+    fn from(e: FieldError) -> Self {
+        Self::Validation(e)
+    }
+}
+
+impl From<cosmo_shared::graph::GraphError> for ApiError {
+    fn from(e: cosmo_shared::graph::GraphError) -> Self {
+        match e {
+            cosmo_shared::graph::GraphError::Conflict(m) => Self::Conflict(m),
+            cosmo_shared::graph::GraphError::NotFound(m) => {
+                Self::NotFound(format!("{m} not found"))
+            }
+            other => Self::Internal(anyhow::Error::new(other).context("graph store")),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let mut error = json!({ "code": self.code(), "message": self.to_string() });
+        match &self {
+            Self::Validation(e) => error["field"] = json!(e.field),
+            Self::Unavailable {
+                detail: Some(detail),
+                ..
+            } => error["detail"] = detail.clone(),
+            Self::Internal(e) => {
+                tracing::error!(error = ?e, "internal error");
+                error["message"] = json!("internal error; see the server log");
+            }
+            _ => {}
+        }
+        (status, Json(json!({ "error": error }))).into_response()
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

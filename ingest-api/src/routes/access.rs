@@ -1,0 +1,61 @@
+//! Who may read what: a caller reaches the users of its own tenant only. A user, or a
+//! memory of a user, outside the caller's tenant does not exist for it (404), so ids
+//! cannot be probed across tenants.
+
+use cosmo_shared::domain::MemoryKind;
+use cosmo_shared::retrieval::RetrievalError;
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Tenant;
+
+/// `user_id` is a user of the caller's tenant.
+pub async fn tenant_user(app: &AppState, tenant: &Tenant, user_id: &str) -> ApiResult<()> {
+    match app.svc.directory.user(user_id).await? {
+        Some(u) if u.tenant_id == tenant.id => Ok(()),
+        _ => Err(ApiError::NotFound(format!("user {user_id} not found"))),
+    }
+}
+
+/// Whether `user_id` is a user of the caller's tenant.
+pub async fn in_tenant(app: &AppState, tenant: &Tenant, user_id: &str) -> ApiResult<bool> {
+    Ok(matches!(
+        app.svc.directory.user(user_id).await?,
+        Some(u) if u.tenant_id == tenant.id
+    ))
+}
+
+/// The owner of a memory the caller may reach, or 404.
+pub async fn memory_owner(
+    app: &AppState,
+    tenant: &Tenant,
+    kind: MemoryKind,
+    key: &str,
+) -> ApiResult<String> {
+    let not_found = || ApiError::NotFound(format!("{kind} {key} not found"));
+    let m = app
+        .svc
+        .graph
+        .memory(kind, key)
+        .await?
+        .ok_or_else(not_found)?;
+    if in_tenant(app, tenant, &m.user_id).await? {
+        Ok(m.user_id)
+    } else {
+        Err(not_found())
+    }
+}
+
+impl From<RetrievalError> for ApiError {
+    fn from(e: RetrievalError) -> Self {
+        match e {
+            RetrievalError::Graph(g) => g.into(),
+            RetrievalError::Model(m) if m.is_retryable() => Self::Unavailable {
+                message: format!("the embedding model is unavailable: {m}"),
+                detail: None,
+            },
+            RetrievalError::Model(m) => Self::Internal(anyhow::Error::new(m)),
+            RetrievalError::Other(e) => Self::Internal(e),
+        }
+    }
+}

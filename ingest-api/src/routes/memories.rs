@@ -1,0 +1,100 @@
+//! Lifecycle control (seed 002) for any memory — `source`, `node`, `relationship`,
+//! `storyline`, `macro`, `fact`:
+//! `GET /api/memories/{kind}/{key}` (its lifecycle), `POST …/{action}` with action
+//! `pin`, `unpin`, `archive` or `restore` (409 on a pinned memory's state), and
+//! `GET …/events`, the lifecycle event log, oldest first.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use cosmo_shared::domain::input::FieldError;
+use cosmo_shared::domain::{LifecycleEvent, MemoryKind, MemoryLifecycle};
+use cosmo_shared::lifecycle::control::{self, Control};
+use serde::Serialize;
+
+use super::access::memory_owner;
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Tenant;
+
+fn kind(s: &str) -> ApiResult<MemoryKind> {
+    s.parse::<MemoryKind>()
+        .map_err(|e| FieldError::new("kind", e.to_string()).into())
+}
+
+pub async fn get(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    Path((kind_s, key)): Path<(String, String)>,
+) -> ApiResult<Json<MemoryLifecycle>> {
+    let kind = kind(&kind_s)?;
+    memory_owner(&app, &tenant, kind, &key).await?;
+    app.svc
+        .graph
+        .memory(kind, &key)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::NotFound(format!("{kind} {key} not found")))
+}
+
+#[derive(Debug, Serialize)]
+pub struct ControlResult {
+    pub action: Control,
+    /// False when the memory already was so.
+    pub changed: bool,
+    pub memory: MemoryLifecycle,
+    pub event: Option<LifecycleEvent>,
+}
+
+pub async fn act(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    Path((kind_s, key, action)): Path<(String, String, String)>,
+) -> ApiResult<Json<ControlResult>> {
+    let kind = kind(&kind_s)?;
+    let action: Control = action.parse().map_err(|e: String| ApiError::NotFound(e))?;
+    memory_owner(&app, &tenant, kind, &key).await?;
+    let svc = &app.svc;
+    let now = svc.clock.now();
+    // The decision is made again inside the store's transaction, on the state it reads
+    // there; a refusal found there (pinned meanwhile) is reported below.
+    let update = move |m: &MemoryLifecycle| control::apply(action, m, now).ok().flatten();
+    let changes = svc
+        .graph
+        .update_lifecycles(kind, std::slice::from_ref(&key), &update)
+        .await?;
+    let memory = svc
+        .graph
+        .memory(kind, &key)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("{kind} {key} not found")))?;
+    let change = changes.into_iter().next();
+    if change.is_none()
+        && let Err(refusal) = control::apply(action, &memory, now)
+    {
+        return Err(ApiError::Conflict(refusal.to_string()));
+    }
+    Ok(Json(ControlResult {
+        action,
+        changed: change.is_some(),
+        event: change.and_then(|c| c.event),
+        memory,
+    }))
+}
+
+pub async fn events(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    Path((kind_s, key)): Path<(String, String)>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let kind = kind(&kind_s)?;
+    memory_owner(&app, &tenant, kind, &key).await?;
+    let events: Vec<LifecycleEvent> = app
+        .svc
+        .graph
+        .lifecycle_events(&key)
+        .await?
+        .into_iter()
+        .filter(|e| e.memory_kind == kind)
+        .collect();
+    Ok(Json(serde_json::json!({ "events": events })))
+}

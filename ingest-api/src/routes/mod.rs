@@ -1,0 +1,11 @@
+//! One module per resource.
+
+pub mod access;
+pub mod admin;
+pub mod entities;
+pub mod explore;
+pub mod facts;
+pub mod health;
+pub mod memories;
+pub mod sources;
+pub mod users;

@@ -1,0 +1,270 @@
+//! `POST /api/sources` (Phase 0), `GET /api/sources/{key}` (status, processed fields,
+//! per-user extraction state; `?as_user=` reads as a participant and starts their lazy
+//! extraction) and `POST /api/sources/{key}/extractions`.
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use chrono::{DateTime, Utc};
+use cosmo_shared::domain::input::{
+    ExtractionRequestInput, SourceInput, idempotency_header, parse_user_id,
+};
+use cosmo_shared::domain::{ExtractionRecord, Source, SourceWrite};
+use cosmo_shared::pipeline;
+use cosmo_shared::queue::payloads::ProcessSource;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{JsonBody, RequestId, Tenant};
+
+#[derive(Debug, Serialize)]
+pub struct SourceAccepted {
+    pub entity_key: String,
+    pub status: String,
+    pub status_url: String,
+    /// True when this request matched an existing Source (same idempotency key).
+    pub duplicate: bool,
+}
+
+pub async fn create(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    RequestId(request_id): RequestId,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody,
+) -> ApiResult<(StatusCode, Json<SourceAccepted>)> {
+    let input = SourceInput::parse(body)?;
+    let idempotency_key = match headers.get("idempotency-key") {
+        None => None,
+        Some(v) => Some(idempotency_header(v.to_str().unwrap_or("\u{0}"))?),
+    };
+    let svc = &app.svc;
+    let now = svc.clock.now();
+    let users = input.users();
+    let foreign =
+        |user: String| ApiError::Forbidden(format!("user {user} belongs to another tenant"));
+    // Refusals come before any write: another tenant's user (403), a reused key (409).
+    if let Some((user, _)) = svc
+        .directory
+        .tenants_of(&users)
+        .await?
+        .into_iter()
+        .find(|(_, t)| *t != tenant.id)
+    {
+        return Err(foreign(user));
+    }
+    let new = input.into_new_source(idempotency_key.as_deref(), now);
+    let reused = |key: &str| {
+        ApiError::Conflict(format!(
+            "idempotency key already used for different content (source {key})"
+        ))
+    };
+    if let Some(existing) = svc.graph.source(&new.entity_key).await?
+        && existing.content_hash != new.content_hash
+    {
+        return Err(reused(&existing.entity_key));
+    }
+    svc.directory
+        .claim_users(&tenant.id, &users, now)
+        .await?
+        .map_err(foreign)?;
+    let (source, duplicate) = match svc.graph.create_source(&new).await? {
+        SourceWrite::Created(s) => (s, false),
+        SourceWrite::Existing(s) if s.content_hash != new.content_hash => {
+            return Err(reused(&s.entity_key));
+        }
+        SourceWrite::Existing(s) => (s, true),
+    };
+    let status_url = format!("/api/sources/{}", source.entity_key);
+    if source.processing_status == cosmo_shared::domain::ProcessingStatus::Raw {
+        // A duplicate of a Source whose first enqueue failed gets its job now.
+        if let Err(e) = svc
+            .queue
+            .enqueue(ProcessSource::job(&source.entity_key).request_id(request_id))
+            .await
+        {
+            tracing::error!(entity_key = %source.entity_key, error = %e, "source stored but not enqueued");
+            return Err(ApiError::Unavailable {
+                message:
+                    "the source is stored but the job queue is unreachable; it will be processed \
+                          automatically once the queue is back"
+                        .into(),
+                detail: Some(json!({ "entity_key": source.entity_key, "status_url": status_url })),
+            });
+        }
+    }
+    let status = if duplicate {
+        StatusCode::OK
+    } else {
+        StatusCode::ACCEPTED
+    };
+    Ok((
+        status,
+        Json(SourceAccepted {
+            entity_key: source.entity_key.clone(),
+            status: source.processing_status.to_string(),
+            status_url,
+            duplicate,
+        }),
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadParams {
+    /// Read as this participant: their extraction starts if it has not.
+    pub as_user: Option<String>,
+    #[serde(default)]
+    pub include_raw: bool,
+}
+
+pub async fn get(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    RequestId(request_id): RequestId,
+    Path(key): Path<String>,
+    params: Result<Query<ReadParams>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Json<SourceView>> {
+    let Query(params) = params.map_err(|e| {
+        ApiError::Validation(cosmo_shared::domain::input::FieldError::new(
+            "query",
+            e.body_text(),
+        ))
+    })?;
+    let source = tenant_source(&app, &tenant, &key).await?;
+    if let Some(user) = &params.as_user {
+        let user = parse_user_id("as_user", user)?;
+        require_participant(&source, &user)?;
+        pipeline::request_extraction(&app.svc, &key, &user, request_id).await?;
+    }
+    let extractions = app.svc.graph.extractions(&key).await?;
+    Ok(Json(SourceView::new(
+        source,
+        extractions,
+        params.include_raw,
+    )))
+}
+
+pub async fn request_extraction(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    RequestId(request_id): RequestId,
+    Path(key): Path<String>,
+    JsonBody(body): JsonBody,
+) -> ApiResult<(StatusCode, Json<ExtractionRecord>)> {
+    let input = ExtractionRequestInput::parse(body)?;
+    let source = tenant_source(&app, &tenant, &key).await?;
+    require_participant(&source, &input.user_id)?;
+    let record = pipeline::request_extraction(&app.svc, &key, &input.user_id, request_id).await?;
+    Ok((StatusCode::ACCEPTED, Json(record)))
+}
+
+/// `DELETE /api/sources/{key}`: the Source and every trace of it (SPEC §6).
+pub async fn erase(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    Path(key): Path<String>,
+) -> ApiResult<Json<cosmo_shared::erasure::ErasureReport>> {
+    tenant_source(&app, &tenant, &key).await?;
+    cosmo_shared::erasure::erase_source(&app.svc, &key)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::NotFound(format!("source {key} not found")))
+}
+
+/// The Source if it exists and its owner is a user of the caller's tenant; otherwise
+/// 404 (another tenant's Source does not exist for this caller).
+async fn tenant_source(app: &AppState, tenant: &Tenant, key: &str) -> ApiResult<Source> {
+    let not_found = || ApiError::NotFound(format!("source {key} not found"));
+    let source = app.svc.graph.source(key).await?.ok_or_else(not_found)?;
+    match app.svc.directory.user(&source.user_id).await? {
+        Some(owner) if owner.tenant_id == tenant.id => Ok(source),
+        _ => Err(not_found()),
+    }
+}
+
+fn require_participant(source: &Source, user: &str) -> ApiResult<()> {
+    if source.is_participant(user) {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden(format!(
+            "{user} is not a participant of source {}",
+            source.entity_key
+        )))
+    }
+}
+
+/// What `GET /api/sources/{key}` shows.
+#[derive(Debug, Serialize)]
+pub struct SourceView {
+    pub entity_key: String,
+    pub user_id: String,
+    pub team_id: Option<String>,
+    pub participants: Vec<String>,
+    pub source_type: String,
+    pub context_type: Option<String>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub ended_at: Option<DateTime<Utc>>,
+    pub sensitivity: String,
+    pub ttl_policy: String,
+    pub external_id: Option<String>,
+    pub provenance: Option<serde_json::Value>,
+    /// `raw`, `processed` or `extracted`.
+    pub status: String,
+    pub processing_error: Option<String>,
+    pub processing_started_at: Option<DateTime<Utc>>,
+    pub processing_completed_at: Option<DateTime<Utc>>,
+    pub extraction_started_at: Option<DateTime<Utc>>,
+    pub extraction_completed_at: Option<DateTime<Utc>>,
+    pub content: String,
+    pub summary: String,
+    pub keywords: Vec<String>,
+    pub tags: Vec<String>,
+    pub embedding_dimensions: usize,
+    /// One entry per user who asked for (or owns) an extraction of this Source.
+    pub extractions: Vec<ExtractionRecord>,
+    pub salience: f64,
+    pub state: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw_content: Option<serde_json::Value>,
+}
+
+impl SourceView {
+    fn new(s: Source, extractions: Vec<ExtractionRecord>, include_raw: bool) -> Self {
+        Self {
+            embedding_dimensions: s.embedding.as_ref().map_or(0, Vec::len),
+            raw_content: include_raw.then_some(s.raw_content),
+            entity_key: s.entity_key,
+            user_id: s.user_id,
+            team_id: s.team_id,
+            participants: s.participants,
+            source_type: s.source_type.to_string(),
+            context_type: s.context_type,
+            started_at: s.started_at,
+            ended_at: s.ended_at,
+            sensitivity: s.sensitivity.to_string(),
+            ttl_policy: s.lifecycle.ttl_policy.to_string(),
+            external_id: s.external_id,
+            provenance: s.provenance,
+            status: s.processing_status.to_string(),
+            processing_error: s.processing_error,
+            processing_started_at: s.processing_started_at,
+            processing_completed_at: s.processing_completed_at,
+            extraction_started_at: s.extraction_started_at,
+            extraction_completed_at: s.extraction_completed_at,
+            content: s.content,
+            summary: s.summary,
+            keywords: s.keywords,
+            tags: s.tags,
+            extractions,
+            salience: s.lifecycle.salience,
+            state: s.lifecycle.state.to_string(),
+            created_at: s.lifecycle.created_at,
+            updated_at: s.lifecycle.updated_at,
+        }
+    }
+}

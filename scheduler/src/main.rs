@@ -1,0 +1,28 @@
+//! The `scheduler` process: fires periodic jobs into the queue.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use cosmo_shared::config::Config;
+use cosmo_shared::services::Services;
+use cosmo_shared::telemetry;
+
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    about = "Cosmo scheduler: fires the periodic jobs into the queue"
+)]
+struct Args {
+    /// Configuration file (TOML); `COSMO_…` variables override it.
+    #[arg(long, env = "COSMO_CONFIG")]
+    config: Option<PathBuf>,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let config = Config::load(args.config.as_deref())?;
+    telemetry::init(&config.log);
+    let svc = Services::connect(config).await?;
+    cosmo_scheduler::run(svc, telemetry::shutdown_signal()).await
+}

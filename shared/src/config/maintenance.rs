@@ -1,0 +1,136 @@
+//! `[scheduler]` (when each periodic job fires) and `[maintenance]` (how much each run
+//! does and the thresholds of SPEC §4).
+
+use serde::{Deserialize, Serialize};
+
+/// 6-field cron expressions (seconds first) in `timezone`; seed 001's times by default.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SchedulerConfig {
+    /// IANA time zone the expressions are read in.
+    pub timezone: String,
+    /// On start, the latest slot of each schedule missed within this many hours (all
+    /// schedulers down) is fired once. 0 turns catch-up off.
+    pub catch_up_hours: u64,
+    pub reconcile: String,
+    pub decay: String,
+    pub consolidate_episodic: String,
+    pub promote_storylines: String,
+    pub refresh_storylines: String,
+    pub consolidate_descriptions: String,
+    pub cleanup_notes: String,
+    pub promote_macros: String,
+    pub refresh_macros: String,
+}
+
+impl Default for SchedulerConfig {
+    fn default() -> Self {
+        Self {
+            timezone: "UTC".into(),
+            catch_up_hours: 24,
+            reconcile: "0 */2 * * * *".into(),
+            decay: "0 0 1 * * *".into(),
+            consolidate_episodic: "0 0 2 * * *".into(),
+            promote_storylines: "0 0 3 * * *".into(),
+            refresh_storylines: "0 30 3 * * *".into(),
+            consolidate_descriptions: "0 45 3 * * *".into(),
+            cleanup_notes: "0 0 4 * * *".into(),
+            promote_macros: "0 0 2 * * Sun".into(),
+            refresh_macros: "0 30 2 * * Sun".into(),
+        }
+    }
+}
+
+impl SchedulerConfig {
+    /// The (job kind, expression) pairs, in firing order.
+    pub fn expressions(&self) -> Vec<(&'static str, &str)> {
+        vec![
+            ("reconcile", &self.reconcile),
+            ("decay", &self.decay),
+            ("consolidate-episodic", &self.consolidate_episodic),
+            ("promote-storylines", &self.promote_storylines),
+            ("refresh-storylines", &self.refresh_storylines),
+            ("consolidate-descriptions", &self.consolidate_descriptions),
+            ("cleanup-notes", &self.cleanup_notes),
+            ("promote-macros", &self.promote_macros),
+            ("refresh-macros", &self.refresh_macros),
+        ]
+    }
+
+    pub fn validate(&self) -> anyhow::Result<()> {
+        self.timezone
+            .parse::<chrono_tz::Tz>()
+            .map_err(|e| anyhow::anyhow!("scheduler.timezone: {e}"))?;
+        for (kind, expression) in self.expressions() {
+            parse_cron(expression).map_err(|e| {
+                anyhow::anyhow!("scheduler.{}: `{expression}`: {e}", kind.replace('-', "_"))
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses a 6-field cron expression the way tokio-cron-scheduler does.
+pub fn parse_cron(expression: &str) -> anyhow::Result<croner::Cron> {
+    croner::parser::CronParser::builder()
+        .seconds(croner::parser::Seconds::Required)
+        .dom_and_dow(true)
+        .build()
+        .parse(expression)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// `[maintenance]`: bounds and thresholds of the nightly and weekly jobs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MaintenanceConfig {
+    /// Memories read and written per batch (memory stays flat whatever the graph size).
+    pub batch_size: usize,
+    /// Storylines promoted / refreshed per run (seed: 100).
+    pub storyline_limit: usize,
+    /// Macros promoted / refreshed per run (seed: 50).
+    pub macro_limit: usize,
+    /// An anchor needs this many Sources not yet in a Storyline…
+    pub storyline_min_sources: i64,
+    /// …over this many distinct days…
+    pub storyline_min_days: i64,
+    /// …the first of them at least this old.
+    pub storyline_min_age_days: i64,
+    /// A Storyline whose last Source is older than this takes no new Sources.
+    pub storyline_window_days: i64,
+    /// Sources refreshed Storylines are re-summarised from (seed: the last 10).
+    pub storyline_refresh_sources: usize,
+    /// An anchor first mentioned this long ago with 2+ Storylines gets a Macro.
+    pub macro_min_age_days: i64,
+    /// Dirty nodes and relationships consolidated per run.
+    pub consolidation_cap: usize,
+    /// Episodic consolidation: Sources older than this…
+    pub episodic_min_age_days: i64,
+    /// …with salience below this, or…
+    pub episodic_salience_below: f64,
+    /// …at least this many sharing one node.
+    pub episodic_cluster_min_sources: usize,
+    /// Clusters / faded Sources consolidated per run.
+    pub episodic_limit: usize,
+}
+
+impl Default for MaintenanceConfig {
+    fn default() -> Self {
+        Self {
+            batch_size: 1000,
+            storyline_limit: 100,
+            macro_limit: 50,
+            storyline_min_sources: 5,
+            storyline_min_days: 3,
+            storyline_min_age_days: 3,
+            storyline_window_days: 90,
+            storyline_refresh_sources: 10,
+            macro_min_age_days: 30,
+            consolidation_cap: 200,
+            episodic_min_age_days: 7,
+            episodic_salience_below: 0.2,
+            episodic_cluster_min_sources: 5,
+            episodic_limit: 100,
+        }
+    }
+}

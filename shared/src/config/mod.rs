@@ -1,0 +1,379 @@
+//! Typed, layered configuration: defaults → TOML file → `COSMO_…` environment
+//! variables (nested keys joined by `__`, e.g. `COSMO_DATABASE__URL`,
+//! `COSMO_JOBS__EXTRACT_ENTITIES__CONCURRENCY`). Secrets are never printed: `Debug`
+//! of the config redacts them.
+
+use std::path::{Path, PathBuf};
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Serialize};
+
+mod graph;
+mod maintenance;
+mod models;
+mod retrieval;
+
+pub use crate::lifecycle::LifecycleParams;
+pub use crate::queue::JobsConfig;
+pub use graph::{GraphBackend, GraphConfig, Neo4jConfig};
+pub use maintenance::{MaintenanceConfig, SchedulerConfig, parse_cron};
+pub use models::{ModelsConfig, OpenAiConfig, Provider, ProvidersConfig};
+pub use retrieval::RetrievalConfig;
+
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub server: ServerConfig,
+    pub database: DatabaseConfig,
+    pub graph: GraphConfig,
+    pub queue: QueueConfig,
+    pub jobs: JobsConfig,
+    pub workers: WorkersConfig,
+    pub auth: AuthConfig,
+    pub models: ModelsConfig,
+    pub reconciler: ReconcilerConfig,
+    pub scheduler: SchedulerConfig,
+    pub lifecycle: LifecycleParams,
+    pub maintenance: MaintenanceConfig,
+    pub retrieval: RetrievalConfig,
+    pub log: LogConfig,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Address the HTTP API listens on.
+    pub bind: String,
+    /// Largest accepted request body; larger ones get 413.
+    pub body_limit_bytes: usize,
+}
+
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseConfig {
+    /// `sqlite://path.db` (embedded default) or `postgres://…` (production): holds the
+    /// job queue and the directory (tenants, API keys, users).
+    pub url: String,
+    pub max_connections: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct QueueConfig {
+    /// How often an idle SQLite worker of a pipeline kind (process-source,
+    /// extract-entities) looks for jobs pushed by other processes. (Postgres workers of
+    /// those kinds are woken by LISTEN/NOTIFY and poll only as a fallback.)
+    pub poll_interval_ms: u64,
+    /// How often workers of periodic kinds (reconcile and maintenance) poll, on both
+    /// backends; they need no LISTEN connection of their own.
+    pub periodic_poll_interval_ms: u64,
+    /// Worker heartbeat; a worker silent for `heartbeat_secs × missed_heartbeats` is
+    /// dead and its jobs go back to the queue.
+    pub heartbeat_secs: u64,
+    pub missed_heartbeats: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WorkersConfig {
+    /// Job kinds this process serves; empty means all.
+    pub jobs: Vec<String>,
+    /// Name prefix of this process's workers; a random suffix keeps names unique.
+    pub name: Option<String>,
+    /// How long a stopping worker waits for in-flight jobs before giving them back.
+    pub shutdown_timeout_secs: u64,
+    /// Port of the worker's health endpoint (0 = none).
+    pub health_port: u16,
+    /// Artificial delay at the start of every job. For fault-injection tests (killing a
+    /// worker mid-job); keep 0 in production.
+    pub job_delay_ms: u64,
+}
+
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuthConfig {
+    /// An API key to register at start (hashed) for `bootstrap_tenant`. Unset: the
+    /// embedded server creates one on first start and prints it once.
+    pub bootstrap_key: Option<String>,
+    pub bootstrap_tenant: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReconcilerConfig {
+    /// A Source or extraction untouched this long with no job is re-enqueued.
+    pub stuck_after_secs: u64,
+    /// At most this many re-enqueues per run.
+    pub batch_size: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogConfig {
+    /// `json` (one object per line) or `pretty`.
+    pub format: String,
+    /// An `EnvFilter` directive, e.g. `info,cosmo=debug`. `RUST_LOG` overrides it.
+    pub level: String,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            bind: "127.0.0.1:8080".into(),
+            body_limit_bytes: 2 * 1024 * 1024,
+        }
+    }
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        Self {
+            url: "sqlite://cosmo-data/cosmo.db".into(),
+            max_connections: 20,
+        }
+    }
+}
+
+impl Default for QueueConfig {
+    fn default() -> Self {
+        Self {
+            poll_interval_ms: 250,
+            periodic_poll_interval_ms: 5000,
+            heartbeat_secs: 10,
+            missed_heartbeats: 3,
+        }
+    }
+}
+
+impl Default for WorkersConfig {
+    fn default() -> Self {
+        Self {
+            jobs: Vec::new(),
+            name: None,
+            shutdown_timeout_secs: 20,
+            health_port: 0,
+            job_delay_ms: 0,
+        }
+    }
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        Self {
+            bootstrap_key: None,
+            bootstrap_tenant: "default".into(),
+        }
+    }
+}
+
+impl Default for ReconcilerConfig {
+    fn default() -> Self {
+        Self {
+            stuck_after_secs: 120,
+            batch_size: 500,
+        }
+    }
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        Self {
+            format: "json".into(),
+            level: "info".into(),
+        }
+    }
+}
+
+/// The top-level sections, as `COSMO_<SECTION>__…` variables name them.
+const SECTIONS: &[&str] = &[
+    "server",
+    "database",
+    "graph",
+    "queue",
+    "jobs",
+    "workers",
+    "auth",
+    "models",
+    "reconciler",
+    "scheduler",
+    "log",
+];
+
+impl Config {
+    /// Defaults, then `file` (if given, it must exist; else `cosmo.toml` if present),
+    /// then `COSMO_…` variables.
+    pub fn load(file: Option<&Path>) -> anyhow::Result<Self> {
+        let mut figment = Figment::from(Serialized::defaults(Config::default()));
+        match file {
+            Some(path) => {
+                anyhow::ensure!(
+                    path.exists(),
+                    "config file {} does not exist",
+                    path.display()
+                );
+                figment = figment.merge(Toml::file(path));
+            }
+            None if Path::new("cosmo.toml").exists() => {
+                figment = figment.merge(Toml::file("cosmo.toml"))
+            }
+            None => {}
+        }
+        let figment = figment.merge(Env::prefixed("COSMO_").split("__").filter(|key| {
+            // Only variables naming a section are settings; others (COSMO_CONFIG, test
+            // tooling) are not ours to refuse. Typos inside a section are still refused.
+            let key = key.as_str().to_ascii_lowercase();
+            let section = key.split(['.', '_']).next().unwrap_or_default();
+            SECTIONS.contains(&section)
+        }));
+        let config: Config = figment
+            .extract()
+            .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> anyhow::Result<()> {
+        crate::db::DbUrl::parse(&self.database.url)?;
+        anyhow::ensure!(
+            self.server.body_limit_bytes >= 1024,
+            "server.body_limit_bytes must be at least 1024"
+        );
+        self.models.validate()?;
+        self.graph.validate()?;
+        self.lifecycle.validate()?;
+        self.scheduler.validate()?;
+        self.retrieval.validate()?;
+        anyhow::ensure!(
+            self.queue.heartbeat_secs > 0,
+            "queue.heartbeat_secs must be positive"
+        );
+        let orphaned_after = self.queue.heartbeat_secs * self.queue.missed_heartbeats as u64;
+        anyhow::ensure!(
+            self.workers.shutdown_timeout_secs < orphaned_after,
+            "workers.shutdown_timeout_secs ({}) must be below queue.heartbeat_secs × queue.missed_heartbeats ({orphaned_after}): \
+             a stopping worker sends no heartbeats, and its jobs would run twice",
+            self.workers.shutdown_timeout_secs
+        );
+        for kind in &self.workers.jobs {
+            kind.parse::<crate::queue::JobKind>()
+                .map_err(|e| anyhow::anyhow!("workers.jobs: {e}"))?;
+        }
+        self.jobs.validate()
+    }
+
+    /// The SQLite graph file this configuration uses.
+    pub fn graph_sqlite_path(&self) -> PathBuf {
+        if let Some(path) = &self.graph.sqlite_path {
+            return path.clone();
+        }
+        match crate::db::DbUrl::parse(&self.database.url) {
+            Ok(crate::db::DbUrl::Sqlite(path)) => path,
+            _ => PathBuf::from("cosmo-data/graph.db"),
+        }
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("server", &self.server)
+            .field("database", &self.database)
+            .field("graph", &self.graph)
+            .field("queue", &self.queue)
+            .field("jobs", &self.jobs)
+            .field("workers", &self.workers)
+            .field("auth", &self.auth)
+            .field("models", &self.models)
+            .field("reconciler", &self.reconciler)
+            .field("scheduler", &self.scheduler)
+            .field("lifecycle", &self.lifecycle)
+            .field("maintenance", &self.maintenance)
+            .field("retrieval", &self.retrieval)
+            .field("log", &self.log)
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for DatabaseConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DatabaseConfig")
+            .field("url", &crate::db::redact(&self.url))
+            .field("max_connections", &self.max_connections)
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for AuthConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuthConfig")
+            .field("bootstrap_key", &self.bootstrap_key.as_ref().map(|_| "***"))
+            .field("bootstrap_tenant", &self.bootstrap_tenant)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+// figment's test jail has a large error type; it is fine in tests.
+#[allow(clippy::result_large_err)]
+mod tests {
+    use figment::Jail;
+
+    use super::*;
+
+    #[test]
+    fn the_environment_overrides_the_file_which_overrides_defaults() {
+        Jail::expect_with(|jail| {
+            jail.create_file(
+                "cosmo.toml",
+                "[server]\nbind = \"0.0.0.0:9000\"\n[jobs.process_source]\nconcurrency = 7\n",
+            )?;
+            jail.set_env("COSMO_SERVER__BODY_LIMIT_BYTES", "4096");
+            jail.set_env("COSMO_JOBS__EXTRACT_ENTITIES__MAX_ATTEMPTS", "3");
+            jail.set_env("COSMO_TEST_POSTGRES_URL", "postgres://elsewhere");
+            let c = Config::load(None).map_err(|e| e.to_string())?;
+            assert_eq!(c.server.bind, "0.0.0.0:9000");
+            assert_eq!(c.server.body_limit_bytes, 4096);
+            assert_eq!(c.jobs.process_source.concurrency, 7);
+            assert_eq!(
+                c.jobs.process_source.max_attempts, 12,
+                "other fields keep their per-kind default"
+            );
+            assert_eq!(c.jobs.extract_entities.max_attempts, 3);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn typos_inside_a_section_are_refused() {
+        Jail::expect_with(|jail| {
+            jail.set_env("COSMO_DATABASE__URLL", "sqlite://x.db");
+            let err = Config::load(None).unwrap_err().to_string();
+            assert!(err.contains("urll"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_shutdown_longer_than_the_orphan_timeout_is_refused() {
+        Jail::expect_with(|jail| {
+            jail.set_env("COSMO_WORKERS__SHUTDOWN_TIMEOUT_SECS", "30");
+            let err = Config::load(None).unwrap_err().to_string();
+            assert!(err.contains("shutdown_timeout_secs"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn secrets_never_reach_debug_output() {
+        let mut c = Config::default();
+        c.database.url = "postgres://cosmo:pg-secret@db/cosmo".into();
+        c.graph.neo4j.password = "neo-secret".into();
+        c.models.openai.api_key = "model-secret".into();
+        c.auth.bootstrap_key = Some("boot-secret".into());
+        let shown = format!("{c:?}");
+        for secret in ["pg-secret", "neo-secret", "model-secret", "boot-secret"] {
+            assert!(!shown.contains(secret), "{secret} leaked");
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! `[models]`: which provider serves each task, and the OpenAI-compatible endpoint.
+//! Tasks can mix providers, e.g. offline embeddings with hosted extraction.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Provider {
+    /// Deterministic, local, free (see docs/offline-model.md).
+    Offline,
+    /// Any OpenAI-compatible endpoint (`[models.openai]`).
+    Openai,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModelsConfig {
+    /// Dimension of every embedding the store keeps (vector indexes are built for it).
+    pub embedding_dimensions: usize,
+    pub providers: ProvidersConfig,
+    pub openai: OpenAiConfig,
+}
+
+/// `[models.providers]`: the provider of each task.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProvidersConfig {
+    /// Phase 1: transcript cleanup, summary + keywords + tags.
+    pub processing: Provider,
+    /// Phase 2 Step 1: People, Concepts, Entities.
+    pub extraction: Provider,
+    /// Phase 2 Step 4: the note-taking agent.
+    pub notes: Provider,
+    /// Storyline/Macro descriptions and consolidation.
+    pub summaries: Provider,
+    pub embeddings: Provider,
+}
+
+/// `[models.openai]`: the endpoint and a model per task (seed 001's defaults).
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OpenAiConfig {
+    /// e.g. `https://api.openai.com/v1`, an Azure/vLLM/Ollama/llama.cpp server's `/v1`.
+    pub base_url: String,
+    /// Secret: never logged.
+    pub api_key: String,
+    pub processing_model: String,
+    pub extraction_model: String,
+    pub notes_model: String,
+    pub summaries_model: String,
+    /// Used for consolidations with fewer than three notes (seed 001's cost advice).
+    pub cheap_summaries_model: String,
+    pub embedding_model: String,
+    /// Per request.
+    pub timeout_secs: u64,
+    /// Extra attempts when the answer does not parse or does not match its schema.
+    pub malformed_retries: u32,
+    /// Attempts on 429/5xx/timeouts within one job attempt, with exponential backoff;
+    /// the job's own retries take over after that.
+    pub transport_retries: u32,
+    /// Most rounds of tool calls the note-taking agent may take.
+    pub max_agent_rounds: u32,
+}
+
+impl Default for ModelsConfig {
+    fn default() -> Self {
+        Self {
+            embedding_dimensions: 384,
+            providers: ProvidersConfig::default(),
+            openai: OpenAiConfig::default(),
+        }
+    }
+}
+
+impl Default for ProvidersConfig {
+    fn default() -> Self {
+        Self {
+            processing: Provider::Offline,
+            extraction: Provider::Offline,
+            notes: Provider::Offline,
+            summaries: Provider::Offline,
+            embeddings: Provider::Offline,
+        }
+    }
+}
+
+impl Default for OpenAiConfig {
+    fn default() -> Self {
+        Self {
+            base_url: "https://api.openai.com/v1".into(),
+            api_key: String::new(),
+            processing_model: "gpt-5-nano".into(),
+            extraction_model: "gpt-4.1-mini".into(),
+            notes_model: "gpt-4.1-mini".into(),
+            summaries_model: "gpt-4.1-mini".into(),
+            cheap_summaries_model: "gpt-4.1-nano".into(),
+            embedding_model: "text-embedding-3-small".into(),
+            timeout_secs: 120,
+            malformed_retries: 2,
+            transport_retries: 4,
+            max_agent_rounds: 6,
+        }
+    }
+}
+
+impl ModelsConfig {
+    pub fn uses_openai(&self) -> bool {
+        let p = &self.providers;
+        [
+            p.processing,
+            p.extraction,
+            p.notes,
+            p.summaries,
+            p.embeddings,
+        ]
+        .contains(&Provider::Openai)
+    }
+
+    pub fn validate(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            self.embedding_dimensions > 0,
+            "models.embedding_dimensions must be positive"
+        );
+        if self.uses_openai() {
+            anyhow::ensure!(
+                !self.openai.base_url.is_empty(),
+                "models.openai.base_url is required"
+            );
+            anyhow::ensure!(
+                self.openai.timeout_secs > 0,
+                "models.openai.timeout_secs must be positive"
+            );
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for OpenAiConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenAiConfig")
+            .field("base_url", &self.base_url)
+            .field("api_key", &if self.api_key.is_empty() { "" } else { "***" })
+            .field("processing_model", &self.processing_model)
+            .field("extraction_model", &self.extraction_model)
+            .field("notes_model", &self.notes_model)
+            .field("summaries_model", &self.summaries_model)
+            .field("cheap_summaries_model", &self.cheap_summaries_model)
+            .field("embedding_model", &self.embedding_model)
+            .field("timeout_secs", &self.timeout_secs)
+            .field("malformed_retries", &self.malformed_retries)
+            .field("transport_retries", &self.transport_retries)
+            .field("max_agent_rounds", &self.max_agent_rounds)
+            .finish()
+    }
+}

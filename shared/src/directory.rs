@@ -1,0 +1,213 @@
+//! The directory: tenants, their API keys (stored hashed) and their users. A user id
+//! belongs to one tenant, the first that uses it; a key never reaches another tenant's
+//! users (SPEC §8). Lives in the relational database next to the queue.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::db::{Db, execute_on, on_db};
+use crate::ids;
+
+#[derive(Debug, Clone)]
+pub struct Directory {
+    db: Db,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct User {
+    pub user_id: String,
+    pub tenant_id: String,
+    pub full_name: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct ApiKeyInfo {
+    pub key_id: String,
+    pub tenant_id: String,
+    pub prefix: String,
+    pub label: String,
+    /// Admin keys also reach operator endpoints and every tenant's usage.
+    pub is_admin: bool,
+    pub created_at: DateTime<Utc>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+/// Who an API key speaks for.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Caller {
+    pub tenant_id: String,
+    pub is_admin: bool,
+}
+
+/// Directory tables have their own migrations table, so they can share a database with
+/// the queue's and the graph's.
+const MIGRATIONS_TABLE: &str = "cosmo_migrations";
+
+impl Directory {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        let mut migrator = match &self.db {
+            Db::Sqlite(_) => sqlx::migrate!("../migrations/sqlite"),
+            Db::Postgres(_) => sqlx::migrate!("../migrations/postgres"),
+        };
+        migrator.dangerous_set_table_name(MIGRATIONS_TABLE);
+        on_db!(&self.db, pool => migrator.run(pool).await)?;
+        Ok(())
+    }
+
+    /// Creates the tenant if it does not exist.
+    pub async fn ensure_tenant(&self, tenant_id: &str, at: DateTime<Utc>) -> anyhow::Result<()> {
+        const SQL: &str =
+            "INSERT INTO cosmo_tenants (tenant_id, name, created_at) VALUES ($1, $1, $2)
+                           ON CONFLICT DO NOTHING";
+        execute_on!(&self.db, pool => sqlx::query(SQL).bind(tenant_id).bind(at))?;
+        Ok(())
+    }
+
+    /// Creates a new random key for a tenant; the plain key is returned once, only its
+    /// hash is kept.
+    pub async fn create_api_key(
+        &self,
+        tenant_id: &str,
+        label: &str,
+        is_admin: bool,
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<(String, ApiKeyInfo)> {
+        let key = ids::new_api_key();
+        let info = self
+            .add_api_key(tenant_id, &key, label, is_admin, at)
+            .await?;
+        Ok((key, info))
+    }
+
+    /// Registers a key chosen elsewhere (the configured bootstrap key). Idempotent.
+    pub async fn add_api_key(
+        &self,
+        tenant_id: &str,
+        key: &str,
+        label: &str,
+        is_admin: bool,
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<ApiKeyInfo> {
+        self.ensure_tenant(tenant_id, at).await?;
+        let hash = ids::hash_api_key(key);
+        const INSERT: &str =
+            "INSERT INTO cosmo_api_keys (key_id, tenant_id, key_hash, prefix, label, is_admin, created_at)
+                              VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING";
+        const SELECT: &str =
+            "SELECT key_id, tenant_id, prefix, label, is_admin, created_at, revoked_at
+                              FROM cosmo_api_keys WHERE key_hash = $1";
+        let key_id = hash[..16].to_owned();
+        let prefix = ids::api_key_prefix(key);
+        execute_on!(&self.db, pool => sqlx::query(INSERT)
+            .bind(&key_id).bind(tenant_id).bind(&hash).bind(&prefix).bind(label).bind(is_admin).bind(at))?;
+        let info: ApiKeyInfo =
+            on_db!(&self.db, pool => sqlx::query_as(SELECT).bind(&hash).fetch_one(pool).await)?;
+        anyhow::ensure!(
+            info.tenant_id == tenant_id,
+            "that API key already belongs to another tenant"
+        );
+        Ok(info)
+    }
+
+    /// Who a live key speaks for.
+    pub async fn authenticate(&self, key: &str) -> anyhow::Result<Option<Caller>> {
+        const SQL: &str = "SELECT tenant_id, is_admin FROM cosmo_api_keys
+                           WHERE key_hash = $1 AND revoked_at IS NULL";
+        let hash = ids::hash_api_key(key);
+        Ok(on_db!(&self.db, pool => sqlx::query_as(SQL).bind(&hash).fetch_optional(pool).await)?)
+    }
+
+    pub async fn revoke_api_key(&self, key_id: &str, at: DateTime<Utc>) -> anyhow::Result<bool> {
+        const SQL: &str =
+            "UPDATE cosmo_api_keys SET revoked_at = $2 WHERE key_id = $1 AND revoked_at IS NULL";
+        let done = execute_on!(&self.db, pool => sqlx::query(SQL).bind(key_id).bind(at))?;
+        Ok(done == 1)
+    }
+
+    pub async fn api_keys(&self) -> anyhow::Result<Vec<ApiKeyInfo>> {
+        const SQL: &str =
+            "SELECT key_id, tenant_id, prefix, label, is_admin, created_at, revoked_at
+                           FROM cosmo_api_keys ORDER BY created_at, key_id";
+        Ok(on_db!(&self.db, pool => sqlx::query_as(SQL).fetch_all(pool).await)?)
+    }
+
+    pub async fn user(&self, user_id: &str) -> anyhow::Result<Option<User>> {
+        const SQL: &str = "SELECT user_id, tenant_id, full_name, created_at, updated_at
+                           FROM cosmo_users WHERE user_id = $1";
+        Ok(on_db!(&self.db, pool => sqlx::query_as(SQL).bind(user_id).fetch_optional(pool).await)?)
+    }
+
+    /// The tenant of each of `user_ids` that is already known.
+    pub async fn tenants_of(
+        &self,
+        user_ids: &[String],
+    ) -> anyhow::Result<BTreeMap<String, String>> {
+        let mut out = BTreeMap::new();
+        for user_id in user_ids {
+            if let Some(user) = self.user(user_id).await? {
+                out.insert(user.user_id, user.tenant_id);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Registers unknown users in `tenant_id`. Returns the first user that belongs to
+    /// another tenant instead, if any (nothing is written then).
+    pub async fn claim_users(
+        &self,
+        tenant_id: &str,
+        user_ids: &[String],
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<Result<(), String>> {
+        if let Some((user, _)) = self
+            .tenants_of(user_ids)
+            .await?
+            .into_iter()
+            .find(|(_, t)| t != tenant_id)
+        {
+            return Ok(Err(user));
+        }
+        const SQL: &str = "INSERT INTO cosmo_users (user_id, tenant_id, created_at, updated_at)
+                           VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING";
+        for user_id in user_ids {
+            execute_on!(&self.db, pool => sqlx::query(SQL).bind(user_id).bind(tenant_id).bind(at))?;
+        }
+        // A concurrent claim by another tenant may have won a race: check again.
+        match self
+            .tenants_of(user_ids)
+            .await?
+            .into_iter()
+            .find(|(_, t)| t != tenant_id)
+        {
+            Some((user, _)) => Ok(Err(user)),
+            None => Ok(Ok(())),
+        }
+    }
+
+    /// Stores the profile of a user of `tenant_id` (the caller checked the tenant).
+    /// Forgets a user (erasure): the id may be claimed again afterwards.
+    pub async fn delete_user(&self, user_id: &str) -> anyhow::Result<bool> {
+        const SQL: &str = "DELETE FROM cosmo_users WHERE user_id = $1";
+        Ok(execute_on!(&self.db, pool => sqlx::query(SQL).bind(user_id))? == 1)
+    }
+
+    pub async fn set_profile(
+        &self,
+        user_id: &str,
+        full_name: &str,
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<()> {
+        const SQL: &str =
+            "UPDATE cosmo_users SET full_name = $2, updated_at = $3 WHERE user_id = $1";
+        execute_on!(&self.db, pool => sqlx::query(SQL).bind(user_id).bind(full_name).bind(at))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,105 @@
+//! Facts (seeds 003, 004): things a user states or confirms about themselves and their
+//! world. A fact is either free text, or structured (`category`, `key`, `value`) with one
+//! live value per (user, category, key) where a less confident value never overwrites a
+//! more confident one. Corrections supersede: the new fact links to the old one, which
+//! is soft-deleted with a validity end. Confirmed facts are protected from decay.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::Lifecycle;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fact {
+    pub fact_id: String,
+    pub user_id: String,
+    pub text: String,
+    pub category: Option<String>,
+    pub key: Option<String>,
+    pub value: Option<String>,
+    /// False once superseded or retracted (soft delete).
+    pub is_active: bool,
+    pub valid_from: DateTime<Utc>,
+    /// When it stopped being true (set by a correction).
+    pub valid_to: Option<DateTime<Utc>>,
+    pub confirmed: bool,
+    /// The fact this one replaced.
+    pub supersedes: Option<String>,
+    /// Semantic nodes the fact is about.
+    pub about: Vec<String>,
+    /// Sources it came from.
+    pub source_keys: Vec<String>,
+    #[serde(skip)]
+    pub embedding: Option<Vec<f32>>,
+    pub lifecycle: Lifecycle,
+}
+
+/// A fact to store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewFact {
+    pub fact_id: String,
+    pub user_id: String,
+    pub text: String,
+    pub category: Option<String>,
+    pub key: Option<String>,
+    pub value: Option<String>,
+    pub confidence: f64,
+    pub about: Vec<String>,
+    pub source_keys: Vec<String>,
+    pub embedding: Option<Vec<f32>>,
+    pub at: DateTime<Utc>,
+}
+
+/// What storing a fact did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum FactWrite {
+    /// A new fact (a structured one replacing a less confident value `superseded`).
+    Stored {
+        fact: Fact,
+        superseded: Option<String>,
+    },
+    /// A structured value less confident than the live one: not stored.
+    KeptExisting { existing: Fact },
+    /// The same fact was already stored.
+    Unchanged { existing: Fact },
+}
+
+/// Where a fact came from and what it replaced (seed 004 `explain_fact`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FactExplanation {
+    pub fact: Fact,
+    /// The chain of facts it replaced, newest first.
+    pub superseded: Vec<Fact>,
+    /// The fact that replaced it, if any.
+    pub superseded_by: Option<String>,
+    pub sources: Vec<super::SourceBrief>,
+    /// `(entity key, display name)` of the nodes it is about.
+    pub about: Vec<(String, String)>,
+}
+
+/// Weak facts (seed 004 `weak_facts`): live, unconfirmed, and below either bar — they
+/// may need confirmation or will fade.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Weakness {
+    pub salience_below: f64,
+    pub confidence_below: f64,
+}
+
+impl Default for Weakness {
+    fn default() -> Self {
+        Self {
+            salience_below: 0.2,
+            confidence_below: 0.5,
+        }
+    }
+}
+
+/// Which of a user's facts to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct FactFilter {
+    /// Also superseded ones.
+    pub include_inactive: bool,
+    /// Only confirmed ones.
+    pub confirmed_only: bool,
+}

@@ -1,0 +1,364 @@
+//! Parse, don't validate: the JSON bodies of the write endpoints become checked domain
+//! values here, or a [`FieldError`] naming the offending field.
+
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::raw::RawContent;
+use super::{Lifecycle, NewSource, Sensitivity, SourceType, TtlPolicy};
+use crate::ids;
+
+pub mod read;
+
+/// The most users one Source may be shared with, the owner included.
+pub const MAX_PARTICIPANTS: usize = 200;
+
+/// Why an input was refused, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+    /// Machine-readable code; `validation_failed` unless more specific.
+    pub code: &'static str,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            message: message.into(),
+            code: "validation_failed",
+        }
+    }
+
+    fn with_code(mut self, code: &'static str) -> Self {
+        self.code = code;
+        self
+    }
+}
+
+/// The body of `POST /api/sources`, as posted.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SourceBody {
+    #[serde(default)]
+    user_id: Value,
+    #[serde(default)]
+    source_type: Value,
+    raw_content: Option<Value>,
+    team_id: Option<String>,
+    participants: Option<Vec<String>>,
+    context_type: Option<String>,
+    started_at: Option<String>,
+    ended_at: Option<String>,
+    provenance: Option<Value>,
+    sensitivity: Option<String>,
+    ttl_policy: Option<String>,
+    external_id: Option<String>,
+}
+
+/// A checked `POST /api/sources` body. Turned into a [`NewSource`] once the caller's
+/// idempotency key and the time are known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceInput {
+    pub user_id: String,
+    pub team_id: Option<String>,
+    pub participants: Vec<String>,
+    pub source_type: SourceType,
+    pub raw_content: Value,
+    pub parsed: RawContent,
+    pub provenance: Option<Value>,
+    pub context_type: Option<String>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub ended_at: Option<DateTime<Utc>>,
+    pub sensitivity: Sensitivity,
+    pub ttl_policy: TtlPolicy,
+    pub external_id: Option<String>,
+}
+
+impl SourceInput {
+    pub fn parse(body: Value) -> Result<Self, FieldError> {
+        let body: SourceBody = from_value(body)?;
+        let user_id = match body.user_id {
+            Value::String(s) => parse_user_id("user_id", &s)?,
+            Value::Null => return Err(FieldError::new("user_id", "is required")),
+            _ => return Err(FieldError::new("user_id", "must be a string")),
+        };
+        let source_type = match body.source_type {
+            Value::String(s) => s.parse::<SourceType>().map_err(|e| {
+                FieldError::new("source_type", e.to_string()).with_code("unknown_source_type")
+            })?,
+            Value::Null => return Err(FieldError::new("source_type", "is required")),
+            _ => return Err(FieldError::new("source_type", "must be a string")),
+        };
+        let mut raw_content = body
+            .raw_content
+            .ok_or_else(|| FieldError::new("raw_content", "is required"))?;
+        let parsed = RawContent::parse(source_type, &raw_content)?;
+        if let Some(obj) = raw_content.as_object_mut() {
+            obj.entry("type")
+                .or_insert_with(|| Value::String(source_type.as_str().to_owned()));
+        }
+        let started_at = body
+            .started_at
+            .as_deref()
+            .map(|s| timestamp("started_at", s))
+            .transpose()?;
+        let ended_at = body
+            .ended_at
+            .as_deref()
+            .map(|s| timestamp("ended_at", s))
+            .transpose()?;
+        if let (Some(start), Some(end)) = (started_at, ended_at)
+            && end < start
+        {
+            return Err(FieldError::new("ended_at", "must not be before started_at"));
+        }
+        let mut participants = Vec::new();
+        for (i, p) in body.participants.unwrap_or_default().iter().enumerate() {
+            let p = parse_user_id(&format!("participants[{i}]"), p)?;
+            if !participants.contains(&p) {
+                participants.push(p);
+            }
+        }
+        participants.retain(|p| *p != user_id);
+        participants.insert(0, user_id.clone());
+        if participants.len() > MAX_PARTICIPANTS {
+            return Err(FieldError::new(
+                "participants",
+                format!("at most {MAX_PARTICIPANTS} users, the owner included"),
+            ));
+        }
+        Ok(Self {
+            team_id: body
+                .team_id
+                .as_deref()
+                .map(|t| identifier("team_id", t))
+                .transpose()?,
+            context_type: body.context_type.as_deref().map(context_type).transpose()?,
+            provenance: body.provenance.map(provenance).transpose()?,
+            sensitivity: enum_field("sensitivity", body.sensitivity)?.unwrap_or_default(),
+            ttl_policy: enum_field("ttl_policy", body.ttl_policy)?.unwrap_or_default(),
+            external_id: body
+                .external_id
+                .as_deref()
+                .map(|e| key_field("external_id", e))
+                .transpose()?,
+            user_id,
+            participants,
+            source_type,
+            raw_content,
+            parsed,
+            started_at,
+            ended_at,
+        })
+    }
+
+    /// All users this Source names: the owner first, then the other participants.
+    pub fn users(&self) -> Vec<String> {
+        let mut users = vec![self.user_id.clone()];
+        users.extend(
+            self.participants
+                .iter()
+                .filter(|p| **p != self.user_id)
+                .cloned(),
+        );
+        users
+    }
+
+    /// Fixes the de-duplication key and the entity key. The key is `external_id`, else
+    /// the `Idempotency-Key` header, else the content hash, so that re-posting the same
+    /// item for the same user yields the same Source.
+    pub fn into_new_source(self, idempotency_header: Option<&str>, at: DateTime<Utc>) -> NewSource {
+        let content_hash = ids::content_hash(self.source_type, &self.raw_content, self.started_at);
+        let idempotency_key = match (&self.external_id, idempotency_header) {
+            (Some(external), _) => format!("external:{external}"),
+            (None, Some(header)) => format!("request:{header}"),
+            (None, None) => format!("content:{content_hash}"),
+        };
+        let confidence = self
+            .provenance
+            .as_ref()
+            .and_then(|p| p.get("confidence"))
+            .and_then(Value::as_f64)
+            .unwrap_or(1.0);
+        NewSource {
+            entity_key: ids::source_key(&self.user_id, &idempotency_key),
+            lifecycle: Lifecycle::new(confidence, self.ttl_policy, at),
+            user_id: self.user_id,
+            team_id: self.team_id,
+            participants: self.participants,
+            source_type: self.source_type,
+            raw_content: self.raw_content,
+            provenance: self.provenance,
+            context_type: self.context_type,
+            started_at: self.started_at,
+            ended_at: self.ended_at,
+            sensitivity: self.sensitivity,
+            idempotency_key,
+            external_id: self.external_id,
+            content_hash,
+        }
+    }
+}
+
+/// The body of `PUT /api/users/{user_id}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileInput {
+    pub full_name: String,
+}
+
+impl ProfileInput {
+    pub fn parse(body: Value) -> Result<Self, FieldError> {
+        let profile: Self = from_value(body)?;
+        let name = profile.full_name.trim();
+        if !super::names::canonical_person(name)
+            .chars()
+            .any(char::is_alphanumeric)
+        {
+            return Err(FieldError::new("full_name", "must contain a name"));
+        }
+        if name.chars().count() > 200 {
+            return Err(FieldError::new("full_name", "at most 200 characters"));
+        }
+        Ok(Self {
+            full_name: name.to_owned(),
+        })
+    }
+}
+
+/// The body of `POST /api/sources/{key}/extractions`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtractionRequestInput {
+    pub user_id: String,
+}
+
+impl ExtractionRequestInput {
+    pub fn parse(body: Value) -> Result<Self, FieldError> {
+        let input: Self = from_value(body)?;
+        Ok(Self {
+            user_id: parse_user_id("user_id", &input.user_id)?,
+        })
+    }
+}
+
+/// Deserialises with the path of the failing field in the error.
+pub(crate) fn from_value<T: for<'de> Deserialize<'de>>(body: Value) -> Result<T, FieldError> {
+    if !body.is_object() {
+        return Err(FieldError::new("body", "must be a JSON object"));
+    }
+    serde_path_to_error::deserialize(body).map_err(|e| {
+        let message = e.inner().to_string();
+        let named = ["missing field `", "unknown field `"].iter().find_map(|p| {
+            message
+                .strip_prefix(p)
+                .and_then(|rest| rest.split('`').next())
+        });
+        // The path ends at the struct for a missing field, at the field for an unknown one.
+        let path = e.path().to_string();
+        let field = match named {
+            Some(name) if path == "." => name.to_owned(),
+            Some(name) if path == name || path.ends_with(&format!(".{name}")) => path,
+            Some(name) => format!("{path}.{name}"),
+            None => path,
+        };
+        let message = if message.starts_with("missing field") {
+            "is required".to_owned()
+        } else if message.starts_with("unknown field") {
+            format!(
+                "is not a known field ({})",
+                message.split(", expected").nth(1).map_or("", |s| s.trim())
+            )
+        } else {
+            message
+        };
+        FieldError::new(field, message)
+    })
+}
+
+/// User ids: 1–128 characters of letters, digits and `. _ - @ :`.
+pub fn parse_user_id(field: &str, s: &str) -> Result<String, FieldError> {
+    identifier(field, s)
+}
+
+fn identifier(field: &str, s: &str) -> Result<String, FieldError> {
+    let ok = !s.is_empty()
+        && s.len() <= 128
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-@:".contains(c));
+    if ok {
+        Ok(s.to_owned())
+    } else {
+        Err(FieldError::new(
+            field,
+            "must be 1-128 characters of letters, digits and . _ - @ :",
+        ))
+    }
+}
+
+fn key_field(field: &str, s: &str) -> Result<String, FieldError> {
+    if s.is_empty() || s.len() > 256 || s.chars().any(char::is_control) {
+        return Err(FieldError::new(field, "must be 1-256 printable characters"));
+    }
+    Ok(s.to_owned())
+}
+
+/// Validates an `Idempotency-Key` header value.
+pub fn idempotency_header(s: &str) -> Result<String, FieldError> {
+    key_field("Idempotency-Key", s)
+}
+
+fn context_type(s: &str) -> Result<String, FieldError> {
+    let s = s.trim();
+    if s.is_empty() || s.chars().count() > 64 {
+        return Err(FieldError::new("context_type", "must be 1-64 characters"));
+    }
+    Ok(s.to_owned())
+}
+
+pub(crate) fn timestamp(field: &str, s: &str) -> Result<DateTime<Utc>, FieldError> {
+    DateTime::parse_from_rfc3339(s)
+        .map(|t| crate::clock::truncate_to_micros(t.with_timezone(&Utc)))
+        .map_err(|_| {
+            FieldError::new(
+                field,
+                "must be an RFC 3339 timestamp, e.g. 2026-11-22T09:30:00Z",
+            )
+        })
+}
+
+fn provenance(v: Value) -> Result<Value, FieldError> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| FieldError::new("provenance", "must be a JSON object"))?;
+    if let Some(c) = obj.get("confidence") {
+        match c.as_f64() {
+            Some(c) if (0.0..=1.0).contains(&c) => {}
+            _ => {
+                return Err(FieldError::new(
+                    "provenance.confidence",
+                    "must be a number from 0 to 1",
+                ));
+            }
+        }
+    }
+    Ok(v)
+}
+
+fn enum_field<T: std::str::FromStr<Err = super::ParseEnumError>>(
+    field: &str,
+    v: Option<String>,
+) -> Result<Option<T>, FieldError> {
+    v.map(|s| {
+        s.parse::<T>()
+            .map_err(|e| FieldError::new(field, e.to_string()))
+    })
+    .transpose()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,51 @@
+//! Erasure (SPEC §6): a Source or a whole user, every trace — the graph store's part
+//! ([`crate::graph::ErasureStore`]), then the queued jobs about it and, for a user,
+//! their usage rows and their directory entry. Jobs that slip through (running at the
+//! time) find nothing to work on and do nothing.
+
+use serde::Serialize;
+
+use crate::domain::Erasure;
+use crate::services::Services;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ErasureReport {
+    #[serde(flatten)]
+    pub graph: Erasure,
+    pub jobs_purged: u64,
+    pub usage_rows: u64,
+}
+
+/// Erases one Source; `None` if it does not exist.
+pub async fn erase_source(
+    svc: &Services,
+    entity_key: &str,
+) -> anyhow::Result<Option<ErasureReport>> {
+    let Some(graph) = svc.graph.erase_source(entity_key, svc.clock.now()).await? else {
+        return Ok(None);
+    };
+    let jobs_purged = svc.queue.purge_about(&graph.source_keys, None).await?;
+    tracing::info!(entity_key, ?graph, jobs_purged, "source erased");
+    Ok(Some(ErasureReport {
+        graph,
+        jobs_purged,
+        usage_rows: 0,
+    }))
+}
+
+/// Erases everything of a user.
+pub async fn erase_user(svc: &Services, user_id: &str) -> anyhow::Result<ErasureReport> {
+    let graph = svc.graph.erase_user(user_id, svc.clock.now()).await?;
+    let jobs_purged = svc
+        .queue
+        .purge_about(&graph.source_keys, Some(user_id))
+        .await?;
+    let usage_rows = svc.usage.delete_user(user_id).await?;
+    svc.directory.delete_user(user_id).await?;
+    tracing::info!(user_id, ?graph, jobs_purged, usage_rows, "user erased");
+    Ok(ErasureReport {
+        graph,
+        jobs_purged,
+        usage_rows,
+    })
+}

@@ -1,0 +1,193 @@
+//! What the nightly and weekly jobs need from a graph store (SPEC §4.2, §4.3): walking
+//! memories in bounded pages for decay, the event log, Storyline and Macro promotion and
+//! refresh, description consolidation, note cleanup and episodic consolidation. Every
+//! read is bounded (`limit`); every write is one transaction and safe to repeat.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::GraphResult;
+use crate::domain::{
+    LifecycleChange, LifecycleEvent, Macro, MemoryKind, MemoryLifecycle, NoteLifetime,
+    Relationship, SemanticNode, SourceBrief, Storyline,
+};
+
+/// Seed 001's promotion thresholds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct StorylineRules {
+    /// Sources about the anchor not yet in one of its Storylines (5).
+    pub min_sources: i64,
+    /// Distinct event days among them (3).
+    pub min_days: i64,
+    /// The earliest of them happened before this.
+    pub first_before: DateTime<Utc>,
+}
+
+/// An anchor ready for a Storyline, with the Sources it will include.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StorylineCandidateAnchor {
+    pub anchor_key: String,
+    pub user_id: String,
+    pub anchor_name: String,
+    /// Oldest first.
+    pub sources: Vec<SourceBrief>,
+}
+
+/// An anchor ready for a Macro, with its active Storylines.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MacroCandidateAnchor {
+    pub anchor_key: String,
+    pub user_id: String,
+    pub anchor_name: String,
+    /// Oldest first.
+    pub storylines: Vec<Storyline>,
+}
+
+/// Old Sources sharing one semantic node, to be consolidated into it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceCluster {
+    pub entity_key: String,
+    pub user_id: String,
+    pub sources: Vec<SourceBrief>,
+}
+
+/// Episodic → semantic: an insight becomes a note on a node (with `derived_from` links
+/// to the Sources it came from), and those Sources are archived.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EpisodicConsolidation {
+    pub entity_key: String,
+    pub user_id: String,
+    pub insight: String,
+    pub lifetime: NoteLifetime,
+    pub source_keys: Vec<String>,
+    pub at: DateTime<Utc>,
+}
+
+#[async_trait]
+pub trait MaintenanceStore: Send + Sync {
+    // ---- lifecycle (decay; later access updates, pinning) ----
+
+    /// One page of memories of `kind`, ordered by key, after `after`.
+    async fn lifecycle_page(
+        &self,
+        kind: MemoryKind,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<MemoryLifecycle>>;
+
+    /// Writes new lifecycles and their events, all in one transaction.
+    async fn apply_lifecycle(&self, changes: &[LifecycleChange]) -> GraphResult<()>;
+
+    /// A memory's state changes, oldest first.
+    async fn lifecycle_events(&self, memory_key: &str) -> GraphResult<Vec<LifecycleEvent>>;
+
+    // ---- Storylines and Macros (SPEC §4.3) ----
+
+    /// Active/core anchors with enough Sources not yet in any of their Storylines, most
+    /// mentioned first.
+    async fn storyline_promotion_candidates(
+        &self,
+        rules: &StorylineRules,
+        limit: usize,
+    ) -> GraphResult<Vec<StorylineCandidateAnchor>>;
+
+    /// Dirty active/core Storylines whose last Source is after `active_since`, biggest first.
+    async fn dirty_storylines(
+        &self,
+        active_since: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<Storyline>>;
+
+    /// The latest `limit` Sources of a Storyline, oldest first.
+    async fn storyline_briefs(
+        &self,
+        storyline_id: &str,
+        limit: usize,
+    ) -> GraphResult<Vec<SourceBrief>>;
+
+    /// New description (and embedding); the Storyline is clean again.
+    async fn refresh_storyline(
+        &self,
+        storyline_id: &str,
+        description: &str,
+        embedding: Option<&[f32]>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()>;
+
+    /// Anchors with at least two active/core Storylines, first mentioned before
+    /// `first_before`, without a Macro; most Storylines first.
+    async fn macro_promotion_candidates(
+        &self,
+        first_before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<MacroCandidateAnchor>>;
+
+    /// Dirty active/core Macros, biggest first.
+    async fn dirty_macros(&self, limit: usize) -> GraphResult<Vec<Macro>>;
+
+    /// A Macro's Storylines, oldest first.
+    async fn macro_storylines(&self, macro_id: &str) -> GraphResult<Vec<Storyline>>;
+
+    /// New overview (and embedding), `storyline_count` recounted; clean again.
+    async fn refresh_macro(
+        &self,
+        macro_id: &str,
+        description: &str,
+        embedding: Option<&[f32]>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()>;
+
+    // ---- consolidation (SPEC §4.2) ----
+
+    /// Dirty semantic nodes, most recently accessed first, with their notes.
+    async fn dirty_nodes(&self, limit: usize) -> GraphResult<Vec<SemanticNode>>;
+
+    /// Dirty relationships, most recently accessed first, with their notes.
+    async fn dirty_relationships(&self, limit: usize) -> GraphResult<Vec<Relationship>>;
+
+    /// New description (the embedding only when given); clean again.
+    async fn consolidate_node(
+        &self,
+        entity_key: &str,
+        description: &str,
+        embedding: Option<&[f32]>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()>;
+
+    async fn consolidate_relationship(
+        &self,
+        rel_key: &str,
+        description: &str,
+        notes_embedding: Option<&[f32]>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()>;
+
+    /// Removes up to `limit` notes whose `expires_at` is at or before `now`; returns how
+    /// many went.
+    async fn delete_expired_notes(&self, now: DateTime<Utc>, limit: usize) -> GraphResult<usize>;
+
+    /// Unarchived Sources that happened before `older_than` with salience below
+    /// `salience_below`, with the nodes their owner's extraction mentions.
+    async fn faded_sources(
+        &self,
+        older_than: DateTime<Utc>,
+        salience_below: f64,
+        limit: usize,
+    ) -> GraphResult<Vec<(SourceBrief, Vec<String>)>>;
+
+    /// Nodes mentioned by at least `min_sources` unarchived Sources that happened before
+    /// `older_than`, with those Sources.
+    async fn source_clusters(
+        &self,
+        older_than: DateTime<Utc>,
+        min_sources: usize,
+        limit: usize,
+    ) -> GraphResult<Vec<SourceCluster>>;
+
+    /// Applies one episodic consolidation in one transaction; repeating it changes nothing.
+    async fn consolidate_sources(&self, c: &EpisodicConsolidation) -> GraphResult<()>;
+
+    /// The Sources a node's consolidated knowledge derives from (`derived_from`), sorted.
+    async fn derived_sources(&self, entity_key: &str) -> GraphResult<Vec<String>>;
+}

@@ -1,0 +1,84 @@
+//! `cypher/lifecycle/`: lifecycle pages and batched lifecycle writes for each memory
+//! kind (the label and key are fixed per file, picked from the closed `MemoryKind`
+//! enum), and the lifecycle event log.
+
+use super::{Statement, statement};
+
+macro_rules! page {
+    ($file:literal) => {
+        statement!($file, [after, limit])
+    };
+}
+
+/// The fields of a lifecycle row, shared by the five apply statements.
+macro_rules! apply {
+    ($file:literal) => {
+        statement!(
+            $file,
+            [rows],
+            rows: [
+                key,
+                salience,
+                state,
+                confidence,
+                access_count,
+                recall_frequency,
+                last_recall_interval,
+                decay_gradient,
+                last_accessed_at,
+                last_decayed_at,
+                ttl_policy,
+                pinned,
+                updated_at,
+            ]
+        )
+    };
+}
+
+pub const PAGE_SOURCE: Statement = page!("lifecycle/page_source.cypher");
+pub const PAGE_NODE: Statement = page!("lifecycle/page_node.cypher");
+pub const PAGE_RELATIONSHIP: Statement = page!("lifecycle/page_relationship.cypher");
+pub const PAGE_STORYLINE: Statement = page!("lifecycle/page_storyline.cypher");
+pub const PAGE_MACRO: Statement = page!("lifecycle/page_macro.cypher");
+pub const PAGE_FACT: Statement = page!("lifecycle/page_fact.cypher");
+
+pub const APPLY_SOURCE: Statement = apply!("lifecycle/apply_source.cypher");
+pub const APPLY_NODE: Statement = apply!("lifecycle/apply_node.cypher");
+pub const APPLY_RELATIONSHIP: Statement = apply!("lifecycle/apply_relationship.cypher");
+pub const APPLY_STORYLINE: Statement = apply!("lifecycle/apply_storyline.cypher");
+pub const APPLY_MACRO: Statement = apply!("lifecycle/apply_macro.cypher");
+pub const APPLY_FACT: Statement = apply!("lifecycle/apply_fact.cypher");
+
+pub const RECORD_EVENTS: Statement = statement!(
+    "lifecycle/record_events.cypher",
+    [rows],
+    rows: [
+        event_id,
+        memory_kind,
+        memory_key,
+        user_id,
+        previous_state,
+        new_state,
+        reason,
+        actor,
+        at,
+    ]
+);
+pub const EVENTS: Statement = statement!("lifecycle/events.cypher", [memory_key]);
+
+pub const ALL: &[&Statement] = &[
+    &PAGE_SOURCE,
+    &PAGE_NODE,
+    &PAGE_RELATIONSHIP,
+    &PAGE_STORYLINE,
+    &PAGE_MACRO,
+    &PAGE_FACT,
+    &APPLY_SOURCE,
+    &APPLY_NODE,
+    &APPLY_RELATIONSHIP,
+    &APPLY_STORYLINE,
+    &APPLY_MACRO,
+    &APPLY_FACT,
+    &RECORD_EVENTS,
+    &EVENTS,
+];

@@ -1,0 +1,178 @@
+//! Storyline and Macro promotion and refresh (SPEC §4.3) on Neo4j.
+
+use chrono::{DateTime, Utc};
+use neo4rs::Row;
+
+use super::bolt::{Props, embedding, int, string_column};
+use super::cypher::maintenance as mt;
+use super::{Neo4jGraph, decode};
+use crate::domain::{Macro, SourceBrief, Storyline};
+use crate::graph::maintenance::{MacroCandidateAnchor, StorylineCandidateAnchor, StorylineRules};
+use crate::graph::{GraphError, GraphResult};
+
+/// A string column every row of a statement has.
+pub(super) fn required(row: &Row, name: &str) -> GraphResult<String> {
+    string_column(row, name)?
+        .ok_or_else(|| GraphError::Backend(anyhow::anyhow!("a result row without `{name}`")))
+}
+
+/// A column holding a list of Source briefs, oldest first (then by key), as SQLite
+/// orders them.
+pub(super) fn briefs(row: &Row, column: &'static str) -> GraphResult<Vec<SourceBrief>> {
+    let mut briefs = Props::list_from_row(row, column)?
+        .iter()
+        .map(decode::brief)
+        .collect::<GraphResult<Vec<_>>>()?;
+    briefs.sort_by(|a, b| (a.event_time, &a.entity_key).cmp(&(b.event_time, &b.entity_key)));
+    Ok(briefs)
+}
+
+/// Storylines oldest first: by first Source (none first, as SQLite orders NULL), then id.
+fn sort_storylines(storylines: &mut [Storyline]) {
+    storylines.sort_by(|a, b| {
+        (a.first_source_at, &a.storyline_id).cmp(&(b.first_source_at, &b.storyline_id))
+    });
+}
+
+impl Neo4jGraph {
+    pub(super) async fn storyline_promotion_candidates_impl(
+        &self,
+        rules: &StorylineRules,
+        limit: usize,
+    ) -> GraphResult<Vec<StorylineCandidateAnchor>> {
+        let q = mt::STORYLINE_CANDIDATES
+            .bind()
+            .p("min_sources", rules.min_sources)
+            .p("min_days", rules.min_days)
+            .p("first_before", rules.first_before)
+            .p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(StorylineCandidateAnchor {
+                    anchor_key: required(r, "anchor_key")?,
+                    user_id: required(r, "user_id")?,
+                    anchor_name: string_column(r, "anchor_name")?.unwrap_or_default(),
+                    sources: briefs(r, "briefs")?,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) async fn dirty_storylines_impl(
+        &self,
+        active_since: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<Storyline>> {
+        let q = mt::DIRTY_STORYLINES
+            .bind()
+            .p("active_since", active_since)
+            .p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| decode::storyline(&Props::from_row(r, "storyline")?))
+            .collect()
+    }
+
+    pub(super) async fn storyline_briefs_impl(
+        &self,
+        storyline_id: &str,
+        limit: usize,
+    ) -> GraphResult<Vec<SourceBrief>> {
+        let q = mt::STORYLINE_BRIEFS
+            .bind()
+            .p("storyline_id", storyline_id)
+            .p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| decode::brief(&Props::from_row(r, "brief")?))
+            .collect()
+    }
+
+    pub(super) async fn refresh_storyline_impl(
+        &self,
+        storyline_id: &str,
+        description: &str,
+        vector: Option<&[f32]>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        let q = mt::DESCRIBE_STORYLINE
+            .bind()
+            .p("storyline_id", storyline_id)
+            .p("description", description)
+            .p("embedding", embedding(vector))
+            .p("at", at);
+        self.run(q.query()?).await
+    }
+
+    pub(super) async fn macro_promotion_candidates_impl(
+        &self,
+        first_before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<MacroCandidateAnchor>> {
+        let q = mt::MACRO_CANDIDATES
+            .bind()
+            .p("first_before", first_before)
+            .p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| {
+                let mut storylines = Props::list_from_row(r, "storylines")?
+                    .iter()
+                    .map(decode::storyline)
+                    .collect::<GraphResult<Vec<_>>>()?;
+                sort_storylines(&mut storylines);
+                Ok(MacroCandidateAnchor {
+                    anchor_key: required(r, "anchor_key")?,
+                    user_id: required(r, "user_id")?,
+                    anchor_name: string_column(r, "anchor_name")?.unwrap_or_default(),
+                    storylines,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) async fn dirty_macros_impl(&self, limit: usize) -> GraphResult<Vec<Macro>> {
+        let q = mt::DIRTY_MACROS.bind().p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| decode::macro_(&Props::from_row(r, "macro")?))
+            .collect()
+    }
+
+    pub(super) async fn macro_storylines_impl(
+        &self,
+        macro_id: &str,
+    ) -> GraphResult<Vec<Storyline>> {
+        let q = mt::MACRO_STORYLINES.bind().p("macro_id", macro_id);
+        let mut storylines = self
+            .rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| decode::storyline(&Props::from_row(r, "storyline")?))
+            .collect::<GraphResult<Vec<_>>>()?;
+        sort_storylines(&mut storylines);
+        Ok(storylines)
+    }
+
+    pub(super) async fn refresh_macro_impl(
+        &self,
+        macro_id: &str,
+        description: &str,
+        vector: Option<&[f32]>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        let q = mt::DESCRIBE_MACRO
+            .bind()
+            .p("macro_id", macro_id)
+            .p("description", description)
+            .p("embedding", embedding(vector))
+            .p("at", at);
+        self.run(q.query()?).await
+    }
+}

@@ -1,0 +1,192 @@
+//! Lifecycle pages, batched lifecycle writes and the event log on Neo4j. The label and
+//! key of each memory kind are fixed in its statement, picked from the closed
+//! `MemoryKind` enum: Cypher text is never built from input.
+
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+
+use neo4rs::{BoltType, Txn};
+use sha2::{Digest, Sha256};
+
+use super::bolt::{Props, int, opt, string_column};
+use super::cypher::{Statement, lifecycle as lc};
+use super::{Neo4jGraph, decode, finish, txn_rows};
+use crate::domain::{LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle};
+use crate::graph::{GraphError, GraphResult};
+
+/// The page and apply statements of one memory kind.
+fn statements(kind: MemoryKind) -> (&'static Statement, &'static Statement) {
+    match kind {
+        MemoryKind::Source => (&lc::PAGE_SOURCE, &lc::APPLY_SOURCE),
+        MemoryKind::Node => (&lc::PAGE_NODE, &lc::APPLY_NODE),
+        MemoryKind::Relationship => (&lc::PAGE_RELATIONSHIP, &lc::APPLY_RELATIONSHIP),
+        MemoryKind::Storyline => (&lc::PAGE_STORYLINE, &lc::APPLY_STORYLINE),
+        MemoryKind::Macro => (&lc::PAGE_MACRO, &lc::APPLY_MACRO),
+        MemoryKind::Fact => (&lc::PAGE_FACT, &lc::APPLY_FACT),
+    }
+}
+
+/// The event's id is derived from its content (memory key, new state, reason, time in
+/// microseconds), exactly as the SQLite store derives it, so recording an event twice
+/// keeps one and both stores name the same event alike.
+pub fn event_id(e: &LifecycleEvent) -> String {
+    let digest = Sha256::digest(
+        format!(
+            "{}\u{1f}{}\u{1f}{}\u{1f}{}",
+            e.memory_key,
+            e.new_state,
+            e.reason,
+            e.at.timestamp_micros()
+        )
+        .as_bytes(),
+    );
+    hex::encode(&digest[..12])
+}
+
+/// The `UNWIND` row of one lifecycle change (for `lifecycle/apply_*.cypher`).
+pub fn change_row(statement: &Statement, c: &LifecycleChange) -> GraphResult<BoltType> {
+    let l = &c.lifecycle;
+    statement.row([
+        ("key", c.key.as_str().into()),
+        ("salience", l.salience.into()),
+        ("state", l.state.as_str().into()),
+        ("confidence", l.confidence.into()),
+        ("access_count", l.access_count.into()),
+        ("recall_frequency", l.recall_frequency.into()),
+        ("last_recall_interval", l.last_recall_interval.into()),
+        ("decay_gradient", l.decay_gradient.into()),
+        ("last_accessed_at", opt(l.last_accessed_at)),
+        ("last_decayed_at", opt(l.last_decayed_at)),
+        ("ttl_policy", l.ttl_policy.as_str().into()),
+        ("pinned", l.pinned.into()),
+        ("updated_at", l.updated_at.into()),
+    ])
+}
+
+/// The `UNWIND` row of one event (for `lifecycle/record_events.cypher`).
+pub fn event_row(e: &LifecycleEvent) -> GraphResult<BoltType> {
+    lc::RECORD_EVENTS.row([
+        ("event_id", event_id(e).into()),
+        ("memory_kind", e.memory_kind.as_str().into()),
+        ("memory_key", e.memory_key.as_str().into()),
+        ("user_id", e.user_id.as_str().into()),
+        ("previous_state", e.previous_state.as_str().into()),
+        ("new_state", e.new_state.as_str().into()),
+        ("reason", e.reason.as_str().into()),
+        ("actor", e.actor.as_str().into()),
+        ("at", e.at.into()),
+    ])
+}
+
+/// Records events inside `txn`, one row per distinct event id (the first of equal ids,
+/// as SQLite's `ON CONFLICT DO NOTHING` keeps it).
+pub(super) async fn record_events(txn: &mut Txn, events: &[&LifecycleEvent]) -> GraphResult<()> {
+    let mut rows: BTreeMap<String, BoltType> = BTreeMap::new();
+    for e in events {
+        if let Entry::Vacant(slot) = rows.entry(event_id(e)) {
+            slot.insert(event_row(e)?);
+        }
+    }
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let q = lc::RECORD_EVENTS
+        .bind()
+        .p("rows", BoltType::List(rows.into_values().collect()));
+    txn_rows(txn, q.query()?).await.map(drop)
+}
+
+/// The apply batches of a list of changes: per kind, one row per key (the last change
+/// of a key wins, as applying them in order would leave it).
+pub fn change_batches(
+    changes: &[LifecycleChange],
+) -> GraphResult<Vec<(&'static Statement, Vec<BoltType>)>> {
+    let mut per_kind: BTreeMap<MemoryKind, BTreeMap<&str, &LifecycleChange>> = BTreeMap::new();
+    for c in changes {
+        per_kind
+            .entry(c.kind)
+            .or_default()
+            .insert(c.key.as_str(), c);
+    }
+    per_kind
+        .into_iter()
+        .map(|(kind, by_key)| {
+            let statement = statements(kind).1;
+            let rows = by_key
+                .into_values()
+                .map(|c| change_row(statement, c))
+                .collect::<GraphResult<Vec<_>>>()?;
+            Ok((statement, rows))
+        })
+        .collect()
+}
+
+fn missing(what: &str) -> GraphError {
+    GraphError::Backend(anyhow::anyhow!("a lifecycle page row without {what}"))
+}
+
+impl Neo4jGraph {
+    pub(super) async fn lifecycle_page_impl(
+        &self,
+        kind: MemoryKind,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<MemoryLifecycle>> {
+        let q = statements(kind)
+            .0
+            .bind()
+            .p("after", after.unwrap_or(""))
+            .p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(MemoryLifecycle {
+                    kind,
+                    key: string_column(r, "key")?.ok_or_else(|| missing("key"))?,
+                    user_id: string_column(r, "user_id")?.ok_or_else(|| missing("user_id"))?,
+                    lifecycle: Props::from_row(r, "lifecycle")?.lifecycle()?,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) async fn apply_lifecycle_impl(
+        &self,
+        changes: &[LifecycleChange],
+    ) -> GraphResult<()> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let batches = change_batches(changes)?;
+        let events: Vec<&LifecycleEvent> =
+            changes.iter().filter_map(|c| c.event.as_ref()).collect();
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = async {
+                for (statement, rows) in &batches {
+                    let q = statement
+                        .bind()
+                        .p("rows", BoltType::List(rows.clone().into()));
+                    txn_rows(&mut txn, q.query()?).await?;
+                }
+                record_events(&mut txn, &events).await
+            }
+            .await;
+            finish(txn, result).await
+        })
+        .await
+    }
+
+    pub(super) async fn lifecycle_events_impl(
+        &self,
+        memory_key: &str,
+    ) -> GraphResult<Vec<LifecycleEvent>> {
+        let q = lc::EVENTS.bind().p("memory_key", memory_key);
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| decode::event(&Props::from_row(r, "event")?))
+            .collect()
+    }
+}

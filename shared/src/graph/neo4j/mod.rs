@@ -1,0 +1,178 @@
+//! The production graph store: Neo4j 5 over Bolt, written for Neo4j 5.26 (Community or
+//! Enterprise; no plugins).
+//!
+//! Every statement is a file under `cypher/` (see `cypher/README.md` for the stored
+//! model), loaded by [`cypher`]. Values only ever travel as parameters; the labels of
+//! the three semantic kinds are chosen by picking one of three statements. Writes that
+//! belong together run in one explicit transaction, rolled back on any error, and are
+//! retried as a whole when Neo4j reports a transient failure (e.g. a deadlock).
+
+use std::time::Duration;
+
+use anyhow::Context;
+use neo4rs::{ConfigBuilder, Graph, Neo4jErrorKind, Query, Row, Txn};
+
+use crate::config::Neo4jConfig;
+use crate::graph::{GraphError, GraphResult};
+
+mod bolt;
+mod consolidation;
+pub mod cypher;
+mod decode;
+mod episodic;
+mod extraction;
+mod hierarchy;
+mod lifecycle;
+mod maintenance;
+mod read_side;
+mod reads;
+mod rows;
+mod schema;
+mod sources;
+mod store;
+mod storylines;
+#[cfg(test)]
+mod tests;
+
+/// How many times a transactional write is attempted when Neo4j says "try again".
+const ATTEMPTS: usize = 3;
+
+/// The Neo4j graph store.
+#[derive(Clone)]
+pub struct Neo4jGraph {
+    graph: Graph,
+    /// The vector indexes' dimension (`models.embedding_dimensions`).
+    dimensions: usize,
+}
+
+impl std::fmt::Debug for Neo4jGraph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Neo4jGraph")
+            .field("dimensions", &self.dimensions)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Neo4jGraph {
+    /// Opens a connection pool to the configured server and checks it answers.
+    pub async fn connect(
+        config: &Neo4jConfig,
+        embedding_dimensions: usize,
+    ) -> anyhow::Result<Self> {
+        schema::check_dimensions(embedding_dimensions)?;
+        let mut builder = ConfigBuilder::default()
+            .uri(config.uri.as_str())
+            .user(config.user.as_str())
+            .password(config.password.as_str())
+            .max_connections(config.max_connections.max(1))
+            .fetch_size(config.fetch_size.max(1))
+            .connection_timeout(Duration::from_secs(config.connection_timeout_secs.max(1)))
+            // neo4rs bounds the wait for a pooled connection with this: without it an
+            // exhausted pool waits forever.
+            .max_lifetime(Duration::from_secs(config.max_lifetime_secs.max(1)));
+        if !config.database.is_empty() {
+            builder = builder.db(config.database.as_str());
+        }
+        let graph = Graph::connect(builder.build().context("Neo4j configuration")?)
+            .with_context(|| format!("connecting to Neo4j at {}", config.uri))?;
+        let store = Self {
+            graph,
+            dimensions: embedding_dimensions,
+        };
+        store
+            .ping_impl()
+            .await
+            .with_context(|| format!("Neo4j at {} does not answer", config.uri))?;
+        Ok(store)
+    }
+
+    async fn ping_impl(&self) -> GraphResult<()> {
+        self.rows(cypher::PING.bind().query()?).await.map(drop)
+    }
+
+    /// Runs one auto-commit statement and reads all its rows (the stream, and with it
+    /// the pooled connection, is released before this returns).
+    async fn rows(&self, q: Query) -> GraphResult<Vec<Row>> {
+        let mut stream = self.graph.execute(q).await?;
+        let mut rows = Vec::new();
+        while let Some(row) = stream.next().await? {
+            rows.push(row);
+        }
+        Ok(rows)
+    }
+
+    /// Runs one auto-commit statement that returns nothing.
+    async fn run(&self, q: Query) -> GraphResult<()> {
+        self.graph.run(q).await?;
+        Ok(())
+    }
+
+    async fn begin(&self) -> GraphResult<Txn> {
+        Ok(self.graph.start_txn().await?)
+    }
+
+    /// Runs `attempt` (one whole transaction) again while it fails transiently.
+    async fn retrying<T, F, Fut>(&self, attempt: F) -> GraphResult<T>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = GraphResult<T>>,
+    {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match attempt().await {
+                Err(e) if tries < ATTEMPTS && is_transient(&e) => {
+                    tracing::debug!(error = %e, "retrying a Neo4j transaction");
+                    tokio::time::sleep(Duration::from_millis(50 * tries as u64)).await;
+                }
+                other => return other,
+            }
+        }
+    }
+}
+
+/// Reads all rows of a statement run inside `txn`.
+async fn txn_rows(txn: &mut Txn, q: Query) -> GraphResult<Vec<Row>> {
+    let mut stream = txn.execute(q).await?;
+    let mut rows = Vec::new();
+    while let Some(row) = stream.next(&mut *txn).await? {
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// Commits `txn` if `result` is a success, else rolls it back; returns `result`.
+async fn finish<T>(txn: Txn, result: GraphResult<T>) -> GraphResult<T> {
+    match result {
+        Ok(value) => {
+            txn.commit().await?;
+            Ok(value)
+        }
+        Err(e) => {
+            // After a failed statement the server has already rolled back; the pool
+            // resets the connection either way.
+            if let Err(rollback) = txn.rollback().await {
+                tracing::debug!(error = %rollback, "rolling back a failed Neo4j transaction");
+            }
+            Err(e)
+        }
+    }
+}
+
+fn is_transient(e: &GraphError) -> bool {
+    match e {
+        GraphError::Backend(e) => matches!(
+            e.downcast_ref::<neo4rs::Error>(),
+            Some(neo4rs::Error::Neo4j(n)) if matches!(n.kind(), Neo4jErrorKind::Transient)
+        ),
+        _ => false,
+    }
+}
+
+/// Neo4j failures are backend errors, as SQLite's are (a job retries them); a
+/// uniqueness violation can only come from a concurrent write and passes on retry.
+impl From<neo4rs::Error> for GraphError {
+    fn from(e: neo4rs::Error) -> Self {
+        Self::Backend(e.into())
+    }
+}

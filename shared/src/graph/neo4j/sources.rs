@@ -1,0 +1,269 @@
+//! Sources (Phase 0/1) and their per-user extraction records.
+
+use chrono::{DateTime, Utc};
+use neo4rs::Query;
+
+use super::bolt::{Props, bool_column, embedding, int, int_column, list, opt, string_column};
+use super::cypher::{extraction as x, sources as s};
+use super::rows::bind_lifecycle;
+use super::{Neo4jGraph, decode, finish, txn_rows};
+use crate::domain::{
+    ExtractionRecord, ExtractionStatus, NewSource, ProcessedContent, Source, SourceRef, SourceWrite,
+};
+use crate::graph::{GraphError, GraphResult};
+
+impl Neo4jGraph {
+    pub(super) async fn create_source_impl(&self, n: &NewSource) -> GraphResult<SourceWrite> {
+        let q = create_query(n)?;
+        let rows = self.rows(q).await?;
+        let row = rows
+            .first()
+            .ok_or_else(|| anyhow::anyhow!("creating source {} returned nothing", n.entity_key))?;
+        let stored = decode::source(&Props::from_row(row, "source")?)?;
+        Ok(if bool_column(row, "created")? {
+            SourceWrite::Created(stored)
+        } else {
+            SourceWrite::Existing(stored)
+        })
+    }
+
+    pub(super) async fn source_impl(&self, key: &str) -> GraphResult<Option<Source>> {
+        let rows = self
+            .rows(s::GET.bind().p("entity_key", key).query()?)
+            .await?;
+        rows.first()
+            .map(|r| decode::source(&Props::from_row(r, "source")?))
+            .transpose()
+    }
+
+    pub(super) async fn sources_for_user_impl(
+        &self,
+        user_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<Source>> {
+        let q = s::FOR_USER
+            .bind()
+            .p("user_id", user_id)
+            .p("after", after.unwrap_or(""))
+            .p("limit", int(limit))
+            .query()?;
+        self.rows(q)
+            .await?
+            .iter()
+            .map(|r| decode::source(&Props::from_row(r, "source")?))
+            .collect()
+    }
+
+    pub(super) async fn mark_processing_started_impl(
+        &self,
+        key: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        let q = s::MARK_PROCESSING_STARTED
+            .bind()
+            .p("entity_key", key)
+            .p("at", at);
+        self.run(q.query()?).await
+    }
+
+    pub(super) async fn save_processed_impl(
+        &self,
+        key: &str,
+        p: &ProcessedContent,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        let q = s::SAVE_PROCESSED
+            .bind()
+            .p("entity_key", key)
+            .p("content", p.content.as_str())
+            .p("summary", p.summary.as_str())
+            .p("keywords", list(p.keywords.iter().map(String::as_str)))
+            .p("tags", list(p.tags.iter().map(String::as_str)))
+            .p("embedding", embedding(Some(&p.embedding)))
+            .p("at", at)
+            .query()?;
+        let rows = self.rows(q).await?;
+        Ok(match rows.first() {
+            Some(row) => int_column(row, "updated")? > 0,
+            None => false,
+        })
+    }
+
+    pub(super) async fn record_processing_error_impl(
+        &self,
+        key: &str,
+        error: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        let q = s::RECORD_PROCESSING_ERROR
+            .bind()
+            .p("entity_key", key)
+            .p("error", opt(error))
+            .p("at", at);
+        self.run(q.query()?).await
+    }
+
+    pub(super) async fn stuck_sources_impl(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<SourceRef>> {
+        let q = s::STUCK.bind().p("before", before).p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| {
+                let col = |name| {
+                    string_column(r, name)?.ok_or_else(|| {
+                        GraphError::Backend(anyhow::anyhow!("a stuck Source without {name}"))
+                    })
+                };
+                Ok(SourceRef {
+                    entity_key: col("entity_key")?,
+                    user_id: col("user_id")?,
+                    processing_status: col("processing_status")?.parse().map_err(
+                        |e: crate::domain::ParseEnumError| GraphError::Backend(e.into()),
+                    )?,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) async fn request_extraction_impl(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<ExtractionRecord> {
+        let q = x::REQUEST
+            .bind()
+            .p("source_key", source_key)
+            .p("user_id", user_id)
+            .p("at", at);
+        self.run(q.query()?).await?;
+        self.extraction_impl(source_key, user_id)
+            .await?
+            .ok_or_else(|| GraphError::NotFound(format!("source {source_key}")))
+    }
+
+    pub(super) async fn extraction_impl(
+        &self,
+        source_key: &str,
+        user_id: &str,
+    ) -> GraphResult<Option<ExtractionRecord>> {
+        let q = x::GET
+            .bind()
+            .p("source_key", source_key)
+            .p("user_id", user_id);
+        let rows = self.rows(q.query()?).await?;
+        rows.first()
+            .map(|r| decode::extraction(&Props::from_row(r, "extraction")?))
+            .transpose()
+    }
+
+    pub(super) async fn extractions_impl(
+        &self,
+        source_key: &str,
+    ) -> GraphResult<Vec<ExtractionRecord>> {
+        let q = x::FOR_SOURCE.bind().p("source_key", source_key);
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| decode::extraction(&Props::from_row(r, "extraction")?))
+            .collect()
+    }
+
+    /// Marks an extraction in progress (creating the record if the job came first) and,
+    /// for the owner, the Source's `extraction_started_at`: one transaction.
+    pub(super) async fn mark_extraction_started_impl(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = async {
+                for statement in [&x::MARK_STARTED, &x::MARK_SOURCE_STARTED] {
+                    let q = statement
+                        .bind()
+                        .p("source_key", source_key)
+                        .p("user_id", user_id)
+                        .p("at", at);
+                    txn_rows(&mut txn, q.query()?).await?;
+                }
+                Ok(())
+            }
+            .await;
+            finish(txn, result).await
+        })
+        .await
+    }
+
+    pub(super) async fn record_extraction_error_impl(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        error: &str,
+        gave_up: bool,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        let status = if gave_up {
+            ExtractionStatus::Failed
+        } else {
+            ExtractionStatus::Pending
+        };
+        let q = x::RECORD_ERROR
+            .bind()
+            .p("source_key", source_key)
+            .p("user_id", user_id)
+            .p("status", status.as_str())
+            .p("error", error)
+            .p("at", at);
+        self.run(q.query()?).await
+    }
+
+    pub(super) async fn stuck_extractions_impl(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<ExtractionRecord>> {
+        let q = x::STUCK.bind().p("before", before).p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| decode::extraction(&Props::from_row(r, "extraction")?))
+            .collect()
+    }
+}
+
+/// `sources/create.cypher` for a new Source.
+pub(super) fn create_query(n: &NewSource) -> GraphResult<Query> {
+    let l = &n.lifecycle;
+    let b = s::CREATE
+        .bind()
+        .p("entity_key", n.entity_key.as_str())
+        .p("user_id", n.user_id.as_str())
+        .p("team_id", opt(n.team_id.as_deref()))
+        .p(
+            "participants",
+            list(n.participants.iter().map(String::as_str)),
+        )
+        .p("source_type", n.source_type.as_str())
+        .p("raw_content", n.raw_content.to_string())
+        .p(
+            "provenance",
+            opt(n.provenance.as_ref().map(|p| p.to_string())),
+        )
+        .p("context_type", opt(n.context_type.as_deref()))
+        .p("started_at", opt(n.started_at))
+        .p("ended_at", opt(n.ended_at))
+        .p("sensitivity", n.sensitivity.as_str())
+        .p("idempotency_key", n.idempotency_key.as_str())
+        .p("external_id", opt(n.external_id.as_deref()))
+        .p("content_hash", n.content_hash.as_str())
+        .p("created_at", l.created_at)
+        .p("updated_at", l.updated_at);
+    bind_lifecycle(b, l).query()
+}

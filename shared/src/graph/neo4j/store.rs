@@ -1,0 +1,208 @@
+//! `GraphStore` for [`Neo4jGraph`]: each method forwards to the module that owns it.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use super::Neo4jGraph;
+use crate::domain::{
+    ExtractionOutcome, ExtractionRecord, ExtractionWrite, Macro, Mention, NewMacro, NewSource,
+    NewStoryline, NodeIdentity, ProcessedContent, Relationship, SemanticNode, Source, SourceRef,
+    SourceWrite, Storyline,
+};
+use crate::graph::{GraphResult, GraphStore, StorylineCandidate};
+
+#[async_trait]
+impl GraphStore for Neo4jGraph {
+    fn backend(&self) -> &'static str {
+        "neo4j"
+    }
+
+    async fn migrate(&self) -> GraphResult<()> {
+        self.migrate_impl().await
+    }
+
+    async fn ping(&self) -> GraphResult<()> {
+        self.ping_impl().await
+    }
+
+    async fn create_source(&self, source: &NewSource) -> GraphResult<SourceWrite> {
+        self.create_source_impl(source).await
+    }
+
+    async fn source(&self, entity_key: &str) -> GraphResult<Option<Source>> {
+        self.source_impl(entity_key).await
+    }
+
+    async fn sources_for_user(
+        &self,
+        user_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<Source>> {
+        self.sources_for_user_impl(user_id, after, limit).await
+    }
+
+    async fn mark_processing_started(
+        &self,
+        entity_key: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        self.mark_processing_started_impl(entity_key, at).await
+    }
+
+    async fn save_processed(
+        &self,
+        entity_key: &str,
+        p: &ProcessedContent,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        self.save_processed_impl(entity_key, p, at).await
+    }
+
+    async fn record_processing_error(
+        &self,
+        entity_key: &str,
+        error: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        self.record_processing_error_impl(entity_key, error, at)
+            .await
+    }
+
+    async fn stuck_sources(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<SourceRef>> {
+        self.stuck_sources_impl(before, limit).await
+    }
+
+    async fn upsert_owner(
+        &self,
+        user_id: &str,
+        full_name: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<SemanticNode> {
+        self.upsert_owner_impl(user_id, full_name, at).await
+    }
+
+    async fn owner(&self, user_id: &str) -> GraphResult<Option<SemanticNode>> {
+        self.owner_impl(user_id).await
+    }
+
+    async fn request_extraction(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<ExtractionRecord> {
+        self.request_extraction_impl(source_key, user_id, at).await
+    }
+
+    async fn extraction(
+        &self,
+        source_key: &str,
+        user_id: &str,
+    ) -> GraphResult<Option<ExtractionRecord>> {
+        self.extraction_impl(source_key, user_id).await
+    }
+
+    async fn extractions(&self, source_key: &str) -> GraphResult<Vec<ExtractionRecord>> {
+        self.extractions_impl(source_key).await
+    }
+
+    async fn mark_extraction_started(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        self.mark_extraction_started_impl(source_key, user_id, at)
+            .await
+    }
+
+    async fn record_extraction_error(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        error: &str,
+        gave_up: bool,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        self.record_extraction_error_impl(source_key, user_id, error, gave_up, at)
+            .await
+    }
+
+    async fn stuck_extractions(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<ExtractionRecord>> {
+        self.stuck_extractions_impl(before, limit).await
+    }
+
+    async fn storyline_candidates(
+        &self,
+        user_id: &str,
+        anchors: &[NodeIdentity],
+        since: DateTime<Utc>,
+    ) -> GraphResult<Vec<StorylineCandidate>> {
+        self.storyline_candidates_impl(user_id, anchors, since)
+            .await
+    }
+
+    async fn write_extraction(&self, write: &ExtractionWrite) -> GraphResult<ExtractionOutcome> {
+        self.write_extraction_impl(write).await
+    }
+
+    async fn create_storyline(&self, storyline: &NewStoryline) -> GraphResult<Storyline> {
+        self.create_storyline_impl(storyline).await
+    }
+
+    async fn storyline(&self, storyline_id: &str) -> GraphResult<Option<Storyline>> {
+        self.storyline_impl(storyline_id).await
+    }
+
+    async fn storyline_sources(&self, storyline_id: &str) -> GraphResult<Vec<String>> {
+        self.storyline_sources_impl(storyline_id).await
+    }
+
+    async fn storylines_for_user(&self, user_id: &str) -> GraphResult<Vec<Storyline>> {
+        self.storylines_for_user_impl(user_id).await
+    }
+
+    async fn create_macro(&self, new: &NewMacro) -> GraphResult<Macro> {
+        self.create_macro_impl(new).await
+    }
+
+    async fn macro_by_id(&self, macro_id: &str) -> GraphResult<Option<Macro>> {
+        self.macro_impl(macro_id).await
+    }
+
+    async fn node(&self, entity_key: &str) -> GraphResult<Option<SemanticNode>> {
+        self.node_impl(entity_key).await
+    }
+
+    async fn nodes_for_user(
+        &self,
+        user_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<SemanticNode>> {
+        self.nodes_for_user_impl(user_id, after, limit).await
+    }
+
+    async fn relationships_for_user(
+        &self,
+        user_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<Relationship>> {
+        self.relationships_for_user_impl(user_id, after, limit)
+            .await
+    }
+
+    async fn mentions_for_user(&self, user_id: &str) -> GraphResult<Vec<Mention>> {
+        self.mentions_for_user_impl(user_id).await
+    }
+}

@@ -1,0 +1,239 @@
+//! Lifecycle pages, batched lifecycle writes and the event log. Tables and key columns
+//! come from `MemoryKind` through the `per_kind!` macro: SQL text is never built from
+//! input.
+
+use sha2::{Digest, Sha256};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, Sqlite, Transaction};
+
+use super::{SqliteGraph, lifecycle, micros, opt_micros, parse, time};
+use crate::domain::{
+    Actor, LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, MemoryState,
+};
+use crate::graph::{GraphResult, LifecycleUpdate};
+
+/// Expands `$template!(table, key column)` for the table of `kind`.
+macro_rules! per_kind {
+    ($kind:expr, $template:ident) => {
+        match $kind {
+            MemoryKind::Source => $template!("sources", "entity_key"),
+            MemoryKind::Node => $template!("nodes", "entity_key"),
+            MemoryKind::Relationship => $template!("relationships", "rel_key"),
+            MemoryKind::Storyline => $template!("storylines", "storyline_id"),
+            MemoryKind::Macro => $template!("macros", "macro_id"),
+            MemoryKind::Fact => $template!("facts", "fact_id"),
+        }
+    };
+}
+
+macro_rules! page_sql {
+    ($table:literal, $key:literal) => {
+        concat!(
+            "SELECT ", $key, " AS key, user_id, salience, state, confidence, access_count, recall_frequency,
+                last_recall_interval, decay_gradient, last_accessed_at, last_decayed_at, ttl_policy, pinned,
+                created_at, updated_at
+             FROM ", $table, " WHERE ", $key, " > $1 ORDER BY ", $key, " LIMIT $2"
+        )
+    };
+}
+
+macro_rules! select_sql {
+    ($table:literal, $key:literal) => {
+        concat!(
+            "SELECT ", $key, " AS key, user_id, salience, state, confidence, access_count, recall_frequency,
+                last_recall_interval, decay_gradient, last_accessed_at, last_decayed_at, ttl_policy, pinned,
+                created_at, updated_at
+             FROM ", $table, " WHERE ", $key, " IN (SELECT value FROM json_each($1)) ORDER BY ", $key
+        )
+    };
+}
+
+macro_rules! update_sql {
+    ($table:literal, $key:literal) => {
+        concat!(
+            "UPDATE ", $table, " SET salience = $2, state = $3, confidence = $4, access_count = $5,
+                recall_frequency = $6, last_recall_interval = $7, decay_gradient = $8, last_accessed_at = $9,
+                last_decayed_at = $10, ttl_policy = $11, pinned = $12, updated_at = $13
+             WHERE ", $key, " = $1"
+        )
+    };
+}
+
+impl SqliteGraph {
+    pub(super) async fn lifecycle_page_impl(
+        &self,
+        kind: MemoryKind,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<MemoryLifecycle>> {
+        let sql: &'static str = per_kind!(kind, page_sql);
+        let rows = sqlx::query(sql)
+            .bind(after.unwrap_or(""))
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| memory_from_row(kind, r))
+            .collect::<sqlx::Result<_>>()?)
+    }
+
+    pub(super) async fn apply_lifecycle_impl(
+        &self,
+        changes: &[LifecycleChange],
+    ) -> GraphResult<()> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.begin().await?;
+        write_changes(&mut tx, changes).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(super) async fn memory_impl(
+        &self,
+        kind: MemoryKind,
+        key: &str,
+    ) -> GraphResult<Option<MemoryLifecycle>> {
+        let sql: &'static str = per_kind!(kind, select_sql);
+        let row = sqlx::query(sql)
+            .bind(serde_json::to_string(&[key]).map_err(anyhow::Error::from)?)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(|r| memory_from_row(kind, r)).transpose()?)
+    }
+
+    /// Read, decide and write in one `BEGIN IMMEDIATE` transaction: the write lock is
+    /// held from the read on, so a concurrent update waits and then sees this one.
+    pub(super) async fn update_lifecycles_impl(
+        &self,
+        kind: MemoryKind,
+        keys: &[String],
+        update: &LifecycleUpdate<'_>,
+    ) -> GraphResult<Vec<LifecycleChange>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut tx = self.begin().await?;
+        let sql: &'static str = per_kind!(kind, select_sql);
+        let rows = sqlx::query(sql)
+            .bind(serde_json::to_string(keys).map_err(anyhow::Error::from)?)
+            .fetch_all(&mut *tx)
+            .await?;
+        let mut changes = Vec::new();
+        for r in &rows {
+            if let Some(change) = update(&memory_from_row(kind, r)?) {
+                changes.push(change);
+            }
+        }
+        write_changes(&mut tx, &changes).await?;
+        tx.commit().await?;
+        Ok(changes)
+    }
+
+    pub(super) async fn lifecycle_events_impl(
+        &self,
+        memory_key: &str,
+    ) -> GraphResult<Vec<LifecycleEvent>> {
+        let rows = sqlx::query(
+            "SELECT * FROM lifecycle_events WHERE memory_key = $1 ORDER BY at, event_id",
+        )
+        .bind(memory_key)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(event_from_row)
+            .collect::<sqlx::Result<_>>()?)
+    }
+}
+
+fn memory_from_row(kind: MemoryKind, r: &SqliteRow) -> sqlx::Result<MemoryLifecycle> {
+    Ok(MemoryLifecycle {
+        kind,
+        key: r.try_get("key")?,
+        user_id: r.try_get("user_id")?,
+        lifecycle: lifecycle(r)?,
+    })
+}
+
+async fn write_changes(
+    tx: &mut Transaction<'static, Sqlite>,
+    changes: &[LifecycleChange],
+) -> GraphResult<()> {
+    for c in changes {
+        let sql: &'static str = per_kind!(c.kind, update_sql);
+        let l = &c.lifecycle;
+        sqlx::query(sql)
+            .bind(&c.key)
+            .bind(l.salience)
+            .bind(l.state.as_str())
+            .bind(l.confidence)
+            .bind(l.access_count)
+            .bind(l.recall_frequency)
+            .bind(l.last_recall_interval)
+            .bind(l.decay_gradient)
+            .bind(opt_micros(l.last_accessed_at))
+            .bind(opt_micros(l.last_decayed_at))
+            .bind(l.ttl_policy.as_str())
+            .bind(l.pinned)
+            .bind(micros(l.updated_at))
+            .execute(&mut **tx)
+            .await?;
+        if let Some(event) = &c.event {
+            record_event(tx, event).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The event's id is derived from its content, so recording it twice keeps one.
+fn event_id(e: &LifecycleEvent) -> String {
+    let digest = Sha256::digest(
+        format!(
+            "{}\u{1f}{}\u{1f}{}\u{1f}{}",
+            e.memory_key,
+            e.new_state,
+            e.reason,
+            micros(e.at)
+        )
+        .as_bytes(),
+    );
+    hex::encode(&digest[..12])
+}
+
+pub(super) async fn record_event(
+    tx: &mut Transaction<'static, Sqlite>,
+    e: &LifecycleEvent,
+) -> GraphResult<()> {
+    sqlx::query(
+        "INSERT INTO lifecycle_events (event_id, memory_kind, memory_key, user_id, previous_state, new_state,
+            reason, actor, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
+    )
+    .bind(event_id(e))
+    .bind(e.memory_kind.as_str())
+    .bind(&e.memory_key)
+    .bind(&e.user_id)
+    .bind(e.previous_state.as_str())
+    .bind(e.new_state.as_str())
+    .bind(&e.reason)
+    .bind(e.actor.as_str())
+    .bind(micros(e.at))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+fn event_from_row(r: &SqliteRow) -> sqlx::Result<LifecycleEvent> {
+    Ok(LifecycleEvent {
+        memory_kind: parse::<MemoryKind>(r, "memory_kind")?,
+        memory_key: r.try_get("memory_key")?,
+        user_id: r.try_get("user_id")?,
+        previous_state: parse::<MemoryState>(r, "previous_state")?,
+        new_state: parse::<MemoryState>(r, "new_state")?,
+        reason: r.try_get("reason")?,
+        actor: parse::<Actor>(r, "actor")?,
+        at: time(r, "at")?,
+    })
+}

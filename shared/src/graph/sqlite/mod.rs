@@ -1,0 +1,150 @@
+//! The embedded graph store: the whole graph in one SQLite file (WAL mode), shared by
+//! every process on the machine. Writes that belong together run in one `BEGIN
+//! IMMEDIATE` transaction, so a crash leaves either all of them or none.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
+use sqlx::{Row, SqlitePool};
+
+use crate::domain::{Lifecycle, MemoryState, TtlPolicy};
+
+mod consolidation;
+mod erasure;
+mod extraction;
+mod facts;
+mod hierarchy;
+mod lifecycle;
+mod maintenance_store;
+mod reads;
+mod search;
+mod sources;
+mod store;
+mod storylines;
+
+/// The SQLite graph store.
+#[derive(Debug, Clone)]
+pub struct SqliteGraph {
+    pool: SqlitePool,
+}
+
+impl SqliteGraph {
+    /// Opens (creating if needed) the database file at `path`.
+    pub async fn open(path: &Path) -> anyhow::Result<Self> {
+        let pool = open_pool(path, 8).await?;
+        Ok(Self { pool })
+    }
+
+    /// Uses an existing pool (the embedded default shares one file with the queue).
+    pub fn with_pool(pool: SqlitePool) -> Self {
+        Self { pool }
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    async fn begin(&self) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+        // IMMEDIATE takes the write lock up front: a deferred transaction that reads and
+        // then writes can fail with SQLITE_BUSY when another process wrote in between.
+        self.pool.begin_with("BEGIN IMMEDIATE").await
+    }
+}
+
+/// Connection settings for every SQLite file Cosmo opens: WAL so readers never block
+/// the writer, `synchronous = NORMAL` (durable across process crashes, and across power
+/// loss up to the last checkpoint), a generous busy timeout for multi-process use, and
+/// `secure_delete` so erased content is overwritten, not left in free pages.
+pub fn connect_options(path: &Path) -> SqliteConnectOptions {
+    SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .busy_timeout(Duration::from_secs(30))
+        .foreign_keys(true)
+        .pragma("temp_store", "memory")
+        .pragma("secure_delete", "ON")
+}
+
+pub async fn open_pool(path: &Path, max_connections: u32) -> anyhow::Result<SqlitePool> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    SqlitePoolOptions::new()
+        .max_connections(max_connections)
+        .connect_with(connect_options(path))
+        .await
+        .with_context(|| format!("opening SQLite database {}", path.display()))
+}
+
+pub(crate) fn micros(t: DateTime<Utc>) -> i64 {
+    t.timestamp_micros()
+}
+
+pub(crate) fn opt_micros(t: Option<DateTime<Utc>>) -> Option<i64> {
+    t.map(micros)
+}
+
+pub(crate) fn from_micros(v: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp_micros(v).unwrap_or_default()
+}
+
+pub(crate) fn time(row: &SqliteRow, col: &str) -> sqlx::Result<DateTime<Utc>> {
+    Ok(from_micros(row.try_get(col)?))
+}
+
+pub(crate) fn opt_time(row: &SqliteRow, col: &str) -> sqlx::Result<Option<DateTime<Utc>>> {
+    Ok(row.try_get::<Option<i64>, _>(col)?.map(from_micros))
+}
+
+pub(crate) fn encode_embedding(v: Option<&[f32]>) -> Option<Vec<u8>> {
+    v.map(|v| v.iter().flat_map(|x| x.to_le_bytes()).collect())
+}
+
+pub(crate) fn decode_embedding(row: &SqliteRow, col: &str) -> sqlx::Result<Option<Vec<f32>>> {
+    let bytes: Option<Vec<u8>> = row.try_get(col)?;
+    Ok(bytes.map(|b| {
+        b.chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }))
+}
+
+pub(crate) fn json_list(row: &SqliteRow, col: &str) -> sqlx::Result<Vec<String>> {
+    let text: String = row.try_get(col)?;
+    serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))
+}
+
+pub(crate) fn parse<T: FromStr>(row: &SqliteRow, col: &str) -> sqlx::Result<T>
+where
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    let text: String = row.try_get(col)?;
+    text.parse().map_err(|e| sqlx::Error::Decode(Box::new(e)))
+}
+
+/// Reads the lifecycle columns every node table has.
+pub(crate) fn lifecycle(row: &SqliteRow) -> sqlx::Result<Lifecycle> {
+    Ok(Lifecycle {
+        salience: row.try_get("salience")?,
+        state: parse::<MemoryState>(row, "state")?,
+        confidence: row.try_get("confidence")?,
+        access_count: row.try_get("access_count")?,
+        recall_frequency: row.try_get("recall_frequency")?,
+        last_recall_interval: row.try_get("last_recall_interval")?,
+        decay_gradient: row.try_get("decay_gradient")?,
+        last_accessed_at: opt_time(row, "last_accessed_at")?,
+        last_decayed_at: opt_time(row, "last_decayed_at")?,
+        ttl_policy: parse::<TtlPolicy>(row, "ttl_policy")?,
+        pinned: row.try_get("pinned")?,
+        created_at: time(row, "created_at")?,
+        updated_at: time(row, "updated_at")?,
+    })
+}

@@ -1,0 +1,347 @@
+//! Sources (Phase 0/1) and their per-user extraction records.
+
+use chrono::{DateTime, Utc};
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::{
+    SqliteGraph, decode_embedding, encode_embedding, json_list, lifecycle, micros, opt_micros,
+    opt_time, parse, time,
+};
+use crate::domain::{
+    ExtractionRecord, ExtractionStatus, NewSource, ProcessedContent, ProcessingStatus, Source,
+    SourceRef, SourceWrite,
+};
+use crate::graph::GraphResult;
+
+const INSERT_SOURCE: &str = "INSERT INTO sources (
+    entity_key, user_id, team_id, participants, source_type, raw_content, provenance,
+    context_type, started_at, ended_at, sensitivity, idempotency_key, external_id, content_hash,
+    processing_status, salience, state, confidence, access_count, recall_frequency,
+    last_recall_interval, decay_gradient, ttl_policy, pinned, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'raw',
+    $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
+  ON CONFLICT DO NOTHING";
+
+impl SqliteGraph {
+    pub(super) async fn create_source_impl(&self, s: &NewSource) -> GraphResult<SourceWrite> {
+        let l = &s.lifecycle;
+        let inserted = sqlx::query(INSERT_SOURCE)
+            .bind(&s.entity_key)
+            .bind(&s.user_id)
+            .bind(&s.team_id)
+            .bind(serde_json::to_string(&s.participants).map_err(anyhow::Error::from)?)
+            .bind(s.source_type.as_str())
+            .bind(s.raw_content.to_string())
+            .bind(s.provenance.as_ref().map(|p| p.to_string()))
+            .bind(&s.context_type)
+            .bind(opt_micros(s.started_at))
+            .bind(opt_micros(s.ended_at))
+            .bind(s.sensitivity.as_str())
+            .bind(&s.idempotency_key)
+            .bind(&s.external_id)
+            .bind(&s.content_hash)
+            .bind(l.salience)
+            .bind(l.state.as_str())
+            .bind(l.confidence)
+            .bind(l.access_count)
+            .bind(l.recall_frequency)
+            .bind(l.last_recall_interval)
+            .bind(l.decay_gradient)
+            .bind(l.ttl_policy.as_str())
+            .bind(l.pinned)
+            .bind(micros(l.created_at))
+            .bind(micros(l.updated_at))
+            .execute(&self.pool)
+            .await?
+            .rows_affected()
+            == 1;
+        let stored = self
+            .source_impl(&s.entity_key)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("source {} vanished after insert", s.entity_key))?;
+        Ok(if inserted {
+            SourceWrite::Created(stored)
+        } else {
+            SourceWrite::Existing(stored)
+        })
+    }
+
+    pub(super) async fn source_impl(&self, key: &str) -> GraphResult<Option<Source>> {
+        let row = sqlx::query("SELECT * FROM sources WHERE entity_key = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(source_from_row).transpose()?)
+    }
+
+    pub(super) async fn sources_for_user_impl(
+        &self,
+        user_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<Source>> {
+        let rows = sqlx::query(
+            "SELECT * FROM sources WHERE user_id = $1 AND entity_key > $2 ORDER BY entity_key LIMIT $3",
+        )
+        .bind(user_id)
+        .bind(after.unwrap_or(""))
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(source_from_row).collect::<Result<_, _>>()?)
+    }
+
+    pub(super) async fn mark_processing_started_impl(
+        &self,
+        key: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        sqlx::query(
+            "UPDATE sources SET processing_started_at = $2, updated_at = $2 WHERE entity_key = $1",
+        )
+        .bind(key)
+        .bind(micros(at))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub(super) async fn save_processed_impl(
+        &self,
+        key: &str,
+        p: &ProcessedContent,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        let done = sqlx::query(
+            "UPDATE sources SET content = $2, summary = $3, keywords = $4, tags = $5, embedding = $6,
+                processing_status = CASE WHEN processing_status = 'raw' THEN 'processed' ELSE processing_status END,
+                processing_completed_at = $7, processing_error = NULL, updated_at = $7
+             WHERE entity_key = $1",
+        )
+        .bind(key)
+        .bind(&p.content)
+        .bind(&p.summary)
+        .bind(serde_json::to_string(&p.keywords).map_err(anyhow::Error::from)?)
+        .bind(serde_json::to_string(&p.tags).map_err(anyhow::Error::from)?)
+        .bind(encode_embedding(Some(&p.embedding)))
+        .bind(micros(at))
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(done == 1)
+    }
+
+    pub(super) async fn record_processing_error_impl(
+        &self,
+        key: &str,
+        error: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        sqlx::query(
+            "UPDATE sources SET processing_error = $2, updated_at = $3 WHERE entity_key = $1",
+        )
+        .bind(key)
+        .bind(error)
+        .bind(micros(at))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub(super) async fn stuck_sources_impl(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<SourceRef>> {
+        let rows = sqlx::query(
+            "SELECT entity_key, user_id, processing_status FROM sources
+             WHERE processing_status IN ('raw', 'processed') AND updated_at < $1
+             ORDER BY updated_at LIMIT $2",
+        )
+        .bind(micros(before))
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                Ok(SourceRef {
+                    entity_key: r.try_get("entity_key")?,
+                    user_id: r.try_get("user_id")?,
+                    processing_status: parse(r, "processing_status")?,
+                })
+            })
+            .collect::<sqlx::Result<_>>()?)
+    }
+
+    pub(super) async fn request_extraction_impl(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<ExtractionRecord> {
+        sqlx::query(
+            "INSERT INTO extractions (source_key, user_id, status, requested_at, updated_at)
+             VALUES ($1, $2, 'pending', $3, $3)
+             ON CONFLICT (source_key, user_id) DO UPDATE SET status = 'pending', updated_at = $3
+               WHERE extractions.status = 'failed'",
+        )
+        .bind(source_key)
+        .bind(user_id)
+        .bind(micros(at))
+        .execute(&self.pool)
+        .await?;
+        self.extraction_impl(source_key, user_id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("extraction record vanished").into())
+    }
+
+    pub(super) async fn extraction_impl(
+        &self,
+        source_key: &str,
+        user_id: &str,
+    ) -> GraphResult<Option<ExtractionRecord>> {
+        let row = sqlx::query("SELECT * FROM extractions WHERE source_key = $1 AND user_id = $2")
+            .bind(source_key)
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(extraction_from_row).transpose()?)
+    }
+
+    pub(super) async fn extractions_impl(
+        &self,
+        source_key: &str,
+    ) -> GraphResult<Vec<ExtractionRecord>> {
+        let rows = sqlx::query("SELECT * FROM extractions WHERE source_key = $1 ORDER BY user_id")
+            .bind(source_key)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(extraction_from_row)
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Marks an extraction in progress, creating the record if the job came first.
+    pub(super) async fn mark_extraction_started_impl(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        let mut tx = self.begin().await?;
+        sqlx::query(
+            "INSERT INTO extractions (source_key, user_id, status, requested_at, started_at, updated_at)
+             VALUES ($1, $2, 'in_progress', $3, $3, $3)
+             ON CONFLICT (source_key, user_id) DO UPDATE SET status = 'in_progress', started_at = $3,
+               updated_at = $3 WHERE extractions.status <> 'extracted'",
+        )
+        .bind(source_key)
+        .bind(user_id)
+        .bind(micros(at))
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE sources SET extraction_started_at = $2, updated_at = $2
+             WHERE entity_key = $1 AND user_id = $3 AND processing_status <> 'extracted'",
+        )
+        .bind(source_key)
+        .bind(micros(at))
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(super) async fn record_extraction_error_impl(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        error: &str,
+        gave_up: bool,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        sqlx::query(
+            "UPDATE extractions SET status = $5, error = $3, updated_at = $4
+             WHERE source_key = $1 AND user_id = $2 AND status <> 'extracted'",
+        )
+        .bind(source_key)
+        .bind(user_id)
+        .bind(error)
+        .bind(micros(at))
+        .bind(if gave_up { "failed" } else { "pending" })
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub(super) async fn stuck_extractions_impl(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<ExtractionRecord>> {
+        let rows = sqlx::query(
+            "SELECT * FROM extractions WHERE status IN ('pending', 'in_progress') AND updated_at < $1
+             ORDER BY updated_at LIMIT $2",
+        )
+        .bind(micros(before))
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(extraction_from_row)
+            .collect::<Result<_, _>>()?)
+    }
+}
+
+fn source_from_row(r: &SqliteRow) -> sqlx::Result<Source> {
+    let json = |col: &str| -> sqlx::Result<Option<serde_json::Value>> {
+        let text: Option<String> = r.try_get(col)?;
+        text.map(|t| serde_json::from_str(&t).map_err(|e| sqlx::Error::Decode(Box::new(e))))
+            .transpose()
+    };
+    Ok(Source {
+        entity_key: r.try_get("entity_key")?,
+        user_id: r.try_get("user_id")?,
+        team_id: r.try_get("team_id")?,
+        participants: json_list(r, "participants")?,
+        source_type: parse(r, "source_type")?,
+        raw_content: json("raw_content")?.unwrap_or_default(),
+        provenance: json("provenance")?,
+        context_type: r.try_get("context_type")?,
+        started_at: opt_time(r, "started_at")?,
+        ended_at: opt_time(r, "ended_at")?,
+        sensitivity: parse(r, "sensitivity")?,
+        idempotency_key: r.try_get("idempotency_key")?,
+        external_id: r.try_get("external_id")?,
+        content_hash: r.try_get("content_hash")?,
+        content: r.try_get("content")?,
+        summary: r.try_get("summary")?,
+        keywords: json_list(r, "keywords")?,
+        tags: json_list(r, "tags")?,
+        embedding: decode_embedding(r, "embedding")?,
+        processing_status: parse::<ProcessingStatus>(r, "processing_status")?,
+        processing_started_at: opt_time(r, "processing_started_at")?,
+        processing_completed_at: opt_time(r, "processing_completed_at")?,
+        extraction_started_at: opt_time(r, "extraction_started_at")?,
+        extraction_completed_at: opt_time(r, "extraction_completed_at")?,
+        processing_error: r.try_get("processing_error")?,
+        lifecycle: lifecycle(r)?,
+    })
+}
+
+fn extraction_from_row(r: &SqliteRow) -> sqlx::Result<ExtractionRecord> {
+    Ok(ExtractionRecord {
+        source_key: r.try_get("source_key")?,
+        user_id: r.try_get("user_id")?,
+        status: parse::<ExtractionStatus>(r, "status")?,
+        requested_at: time(r, "requested_at")?,
+        started_at: opt_time(r, "started_at")?,
+        completed_at: opt_time(r, "completed_at")?,
+        error: r.try_get("error")?,
+    })
+}

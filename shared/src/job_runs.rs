@@ -1,0 +1,82 @@
+//! The record of maintenance runs: what each did, for how long, for which as-of time.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::db::{Db, execute_on, on_db};
+
+#[derive(Debug, Clone)]
+pub struct JobRunLedger {
+    db: Db,
+}
+
+/// What one run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RunReport {
+    /// Memories (or candidates) looked at.
+    pub examined: i64,
+    /// Memories written (decayed, promoted, refreshed, consolidated, removed).
+    pub changed: i64,
+    /// Memories that became archived.
+    pub archived: i64,
+    /// Per-kind numbers, e.g. `{"node": 120, "source": 30}`.
+    pub details: serde_json::Map<String, serde_json::Value>,
+}
+
+impl RunReport {
+    pub fn add(&mut self, key: &str, n: i64) {
+        let entry = self
+            .details
+            .entry(key.to_owned())
+            .or_insert(serde_json::Value::from(0));
+        *entry = serde_json::Value::from(entry.as_i64().unwrap_or(0) + n);
+    }
+}
+
+/// One recorded run.
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+pub struct JobRun {
+    pub run_id: String,
+    pub job_kind: String,
+    pub job_id: Option<String>,
+    pub as_of: DateTime<Utc>,
+    pub started_at: DateTime<Utc>,
+    pub finished_at: DateTime<Utc>,
+    pub duration_ms: i64,
+    pub examined: i64,
+    pub changed: i64,
+    pub archived: i64,
+    /// `succeeded` or `failed`.
+    pub status: String,
+    pub error: Option<String>,
+    /// JSON object of per-kind numbers.
+    pub details: String,
+}
+
+impl JobRunLedger {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    pub async fn record(&self, run: &JobRun) -> anyhow::Result<()> {
+        const SQL: &str =
+            "INSERT INTO cosmo_job_runs (run_id, job_kind, job_id, as_of, started_at, finished_at,
+                              duration_ms, examined, changed, archived, status, error, details)
+                           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+        execute_on!(&self.db, pool => sqlx::query(SQL)
+            .bind(&run.run_id).bind(&run.job_kind).bind(&run.job_id).bind(run.as_of).bind(run.started_at)
+            .bind(run.finished_at).bind(run.duration_ms).bind(run.examined).bind(run.changed).bind(run.archived)
+            .bind(&run.status).bind(&run.error).bind(&run.details))?;
+        Ok(())
+    }
+
+    /// Newest first, optionally of one kind.
+    pub async fn recent(&self, kind: Option<&str>, limit: usize) -> anyhow::Result<Vec<JobRun>> {
+        const SQL: &str =
+            "SELECT * FROM cosmo_job_runs WHERE (CAST($1 AS TEXT) IS NULL OR job_kind = $1)
+                           ORDER BY started_at DESC, run_id DESC LIMIT $2";
+        Ok(
+            on_db!(&self.db, pool => sqlx::query_as(SQL).bind(kind).bind(limit as i64).fetch_all(pool).await)?,
+        )
+    }
+}

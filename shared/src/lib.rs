@@ -1,0 +1,32 @@
+//! # cosmo-shared
+//!
+//! The library every Cosmo binary uses. Binaries only wire things up; everything they
+//! run lives here or in the `workers`, `ingest-api` and `scheduler` libraries.
+//!
+//! * [`domain`] — the vocabulary: Sources, semantic nodes, notes, extraction writes, and
+//!   the checked input values the API turns request bodies into.
+//! * [`graph`] — the [`graph::GraphStore`] trait and its backends.
+//! * [`queue`] — the job queue interface over apalis (SQLite and Postgres), job kinds and
+//!   their retry policies, and the worker runtime.
+//! * [`directory`] — tenants, API keys and users (the project's own SQL tables).
+//! * [`llm`] — language-model and embedding traits, and the offline provider.
+//! * [`config`], [`clock`], [`ids`], [`telemetry`] — configuration, time, identifiers, logs.
+
+pub mod cleanup;
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod directory;
+pub mod domain;
+pub mod erasure;
+pub mod graph;
+pub mod ids;
+pub mod job_runs;
+pub mod lifecycle;
+pub mod llm;
+pub mod pipeline;
+pub mod queue;
+pub mod retrieval;
+pub mod services;
+pub mod telemetry;
+pub mod usage;

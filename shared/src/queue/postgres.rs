@@ -1,0 +1,201 @@
+//! The queue on PostgreSQL (`apalis-postgres`): production. Workers are woken by
+//! LISTEN/NOTIFY on insert and poll as a fallback (retries and delayed jobs send no
+//! notification).
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use sqlx::postgres::PgRow;
+use sqlx::{PgPool, Row};
+
+use super::{Enqueued, JobKind, JobQueue, JobRecord, JobsConfig, NewJob, QueueCount, QueueResult};
+
+#[derive(Debug, Clone)]
+pub struct PostgresQueue {
+    pool: PgPool,
+    jobs: JobsConfig,
+}
+
+macro_rules! select_jobs {
+    () => {
+        "SELECT id, job_type, status, attempts::BIGINT AS attempts, max_attempts::BIGINT AS max_attempts,
+            run_at, done_at, idempotency_key, last_result->>'Err' AS last_error, lock_by,
+            convert_from(job, 'UTF8') AS payload FROM apalis.jobs"
+    };
+}
+
+impl PostgresQueue {
+    pub fn new(pool: PgPool, jobs: JobsConfig) -> Self {
+        Self { pool, jobs }
+    }
+
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
+/// apalis-postgres enforces idempotency keys with a unique index; a second insert fails.
+fn is_duplicate(e: &apalis_postgres::Error) -> bool {
+    match e {
+        apalis_postgres::Error::Database(sqlx::Error::Database(db)) => {
+            db.code().as_deref() == Some("23505")
+                && db.constraint() == Some("idx_jobs_idempotency_key")
+        }
+        _ => false,
+    }
+}
+
+#[async_trait]
+impl JobQueue for PostgresQueue {
+    fn backend(&self) -> &'static str {
+        "postgres"
+    }
+
+    async fn migrate(&self) -> QueueResult<()> {
+        // apalis keeps its history in `apalis._sqlx_migrations`; it needs the hstore
+        // extension (created by its migrations, so the role needs that privilege once).
+        let mut migrator = apalis_postgres::PostgresStorage::<()>::migrations();
+        migrator.set_ignore_missing(true);
+        migrator
+            .run(&self.pool)
+            .await
+            .map_err(anyhow::Error::from)?;
+        Ok(())
+    }
+
+    async fn ping(&self) -> QueueResult<()> {
+        sqlx::query("SELECT count(*) FROM apalis.jobs WHERE false")
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn enqueue(&self, job: NewJob) -> QueueResult<Enqueued> {
+        let (id, task) = super::runtime::build_task(&job, self.jobs.get(job.kind))?;
+        let mut conn = self.pool.acquire().await?;
+        match apalis_postgres::queries::push_tasks(&mut *conn, job.kind.queue_name(), vec![task])
+            .await
+        {
+            Ok(()) => Ok(Enqueued::Created { job_id: id }),
+            Err(e) if is_duplicate(&e) => {
+                let key = job.idempotency_key.unwrap_or_default();
+                let existing = self
+                    .job_by_key(job.kind, &key)
+                    .await?
+                    .map(|j| j.job_id)
+                    .unwrap_or_default();
+                Ok(Enqueued::Duplicate { job_id: existing })
+            }
+            Err(apalis_postgres::Error::Database(e)) => Err(e.into()),
+            Err(e) => Err(anyhow::anyhow!("enqueueing {}: {e}", job.kind).into()),
+        }
+    }
+
+    async fn job(&self, job_id: &str) -> QueueResult<Option<JobRecord>> {
+        const SQL: &str = concat!(select_jobs!(), " WHERE id = $1");
+        let row = sqlx::query(SQL)
+            .bind(job_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(record).transpose()?)
+    }
+
+    async fn job_by_key(&self, kind: JobKind, key: &str) -> QueueResult<Option<JobRecord>> {
+        const SQL: &str = concat!(
+            select_jobs!(),
+            " WHERE job_type = $1 AND idempotency_key = $2"
+        );
+        let row = sqlx::query(SQL)
+            .bind(kind.queue_name())
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(record).transpose()?)
+    }
+
+    async fn counts(&self) -> QueueResult<Vec<QueueCount>> {
+        let rows = sqlx::query(
+            "SELECT job_type, status, count(*) AS n FROM apalis.jobs GROUP BY job_type, status
+             ORDER BY job_type, status",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                Ok(QueueCount {
+                    kind: r.try_get("job_type")?,
+                    status: r.try_get("status")?,
+                    count: r.try_get("n")?,
+                })
+            })
+            .collect::<sqlx::Result<_>>()?)
+    }
+
+    async fn failed_jobs(&self, limit: usize) -> QueueResult<Vec<JobRecord>> {
+        const SQL: &str = concat!(
+            select_jobs!(),
+            " WHERE status = 'Killed' OR (status = 'Failed' AND attempts >= max_attempts)
+              ORDER BY done_at DESC NULLS LAST, id LIMIT $1"
+        );
+        let rows = sqlx::query(SQL)
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(record).collect::<sqlx::Result<_>>()?)
+    }
+
+    async fn retry_job(&self, job_id: &str) -> QueueResult<bool> {
+        let done = sqlx::query(
+            "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, run_at = now(),
+                lock_by = NULL, lock_at = NULL, done_at = NULL
+             WHERE id = $1 AND status IN ('Failed', 'Killed', 'Done')",
+        )
+        .bind(job_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64> {
+        let mut tx = self.pool.begin().await?;
+        let mut n = sqlx::query(
+            "DELETE FROM apalis.jobs WHERE status <> 'Running'
+               AND (idempotency_key = ANY($1)
+                    OR split_part(idempotency_key, ':', 1) = ANY($1))",
+        )
+        .bind(source_keys)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if let Some(user) = user_id {
+            n += sqlx::query(
+                "DELETE FROM apalis.jobs WHERE status <> 'Running' AND job_type = $1
+                   AND right(idempotency_key, length($2) + 1) = ':' || $2",
+            )
+            .bind(crate::queue::JobKind::ExtractEntities.queue_name())
+            .bind(user)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        }
+        tx.commit().await?;
+        Ok(n)
+    }
+}
+
+fn record(r: &PgRow) -> sqlx::Result<JobRecord> {
+    let payload: Option<String> = r.try_get("payload")?;
+    Ok(JobRecord {
+        job_id: r.try_get("id")?,
+        kind: r.try_get("job_type")?,
+        status: r.try_get("status")?,
+        attempts: r.try_get("attempts")?,
+        max_attempts: r.try_get("max_attempts")?,
+        run_at: r.try_get::<Option<DateTime<Utc>>, _>("run_at")?,
+        done_at: r.try_get::<Option<DateTime<Utc>>, _>("done_at")?,
+        idempotency_key: r.try_get("idempotency_key")?,
+        last_error: r.try_get("last_error")?,
+        lock_by: r.try_get("lock_by")?,
+        payload: payload.and_then(|p| serde_json::from_str(&p).ok()),
+    })
+}

@@ -1,0 +1,302 @@
+//! Running workers: one apalis worker per job kind this process serves, under one
+//! `Monitor` that restarts a worker whose backend failed and, on shutdown, lets
+//! in-flight jobs finish (or hands them back) within the shutdown timeout.
+//!
+//! apalis 1.0 pitfalls handled here (see `docs/queue.md`):
+//! * the worker-side payload is `serde_json::Value`, decoded by us: an undecodable
+//!   payload kills that job instead of crash-looping the worker;
+//! * `batch_size(1)`: a larger batch stalls heartbeats while tasks wait, and other
+//!   workers then run them twice;
+//! * retries back off by moving the job's `run_at` before failing it (apalis would
+//!   retry at once); permanent failures end as `Killed` through `AbortError`;
+//! * timeouts and panics are caught inside the handler (apalis' own timeout and
+//!   catch-panic leave the job `Running`);
+//! * worker names are unique per process start and restart.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use apalis::prelude::*;
+use async_trait::async_trait;
+use futures::FutureExt;
+
+use super::{JobEnvelope, JobKind, JobSettings, JobsConfig, NewJob, QueueError};
+use crate::config::QueueConfig;
+use crate::db::Db;
+
+/// A job as a handler sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobContext {
+    pub job_id: String,
+    pub kind: JobKind,
+    /// 1-based; includes attempts lost to crashed workers.
+    pub attempt: u32,
+    pub max_attempts: u32,
+    pub envelope: JobEnvelope,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobOutcome {
+    Done,
+    /// Try again after the kind's backoff (if attempts remain).
+    Retry(String),
+    /// Give up now; the job is kept as failed.
+    Fail(String),
+}
+
+#[async_trait]
+pub trait JobHandler: Send + Sync + std::fmt::Debug {
+    async fn handle(&self, job: &JobContext) -> JobOutcome;
+
+    /// Called after every failed attempt (including timeouts and panics).
+    async fn failed(&self, job: &JobContext, message: &str, final_attempt: bool);
+}
+
+/// Which kinds this process runs, and how.
+#[derive(Debug, Clone)]
+pub struct WorkerOptions {
+    pub kinds: Vec<JobKind>,
+    /// Prefix of worker names (e.g. the host's role); made unique per process.
+    pub name: String,
+    pub queue: QueueConfig,
+    pub jobs: JobsConfig,
+    pub shutdown_timeout: Duration,
+}
+
+/// The apalis task for a new job (args are the JSON envelope's bytes).
+pub(crate) fn build_task(
+    job: &NewJob,
+    settings: &JobSettings,
+) -> Result<(String, Task<Vec<u8>>), QueueError> {
+    let envelope = JobEnvelope {
+        kind: job.kind,
+        payload: job.payload.clone(),
+        request_id: job.request_id.clone(),
+    };
+    let args = serde_json::to_vec(&envelope).map_err(anyhow::Error::from)?;
+    let id = ulid::Ulid::generate();
+    let mut builder = TaskBuilder::new(args)
+        .task_id(TaskId::from_ulid(id))
+        .max_attempts(settings.max_attempts as usize);
+    if let Some(at) = job.run_at {
+        builder = builder.run_at_timestamp(at.timestamp().max(0) as u64);
+    }
+    if let Some(key) = &job.idempotency_key {
+        builder = builder.idempotency_key(key);
+    }
+    Ok((id.to_string(), builder.build()))
+}
+
+/// What the apalis handler needs: our handler, the kind's policy, and a way to move a
+/// failed job's `run_at`.
+#[derive(Clone)]
+struct Ctx {
+    handler: Arc<dyn JobHandler>,
+    kind: JobKind,
+    settings: JobSettings,
+    db: Db,
+}
+
+/// Task id, attempt and attempt budget of the running task.
+#[derive(Debug, Clone)]
+struct TaskMeta {
+    id: String,
+    attempt: usize,
+    max_attempts: usize,
+}
+
+impl<Args: Sync> FromRequest<Task<Args>> for TaskMeta {
+    type Error = MissingDataError;
+
+    async fn from_request(t: &Task<Args>) -> Result<Self, Self::Error> {
+        Ok(Self {
+            id: t
+                .task_id()
+                .map(ToString::to_string)
+                .ok_or_else(|| MissingDataError::NotFound("TaskId".into()))?,
+            attempt: t.attempt(),
+            max_attempts: t.max_attempts().unwrap_or(1),
+        })
+    }
+}
+
+async fn handle(
+    args: serde_json::Value,
+    meta: TaskMeta,
+    ctx: Data<Ctx>,
+) -> Result<(), BoxDynError> {
+    let envelope: JobEnvelope = match serde_json::from_value(args) {
+        Ok(e) => e,
+        Err(e) => return Err(AbortError::new(format!("undecodable job payload: {e}")).into()),
+    };
+    let job = JobContext {
+        job_id: meta.id.clone(),
+        kind: ctx.kind,
+        attempt: meta.attempt as u32,
+        max_attempts: meta.max_attempts as u32,
+        envelope,
+    };
+    let run = tokio::time::timeout(ctx.settings.timeout(), ctx.handler.handle(&job));
+    let outcome = match std::panic::AssertUnwindSafe(run).catch_unwind().await {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(_)) => JobOutcome::Retry(format!("timed out after {} s", ctx.settings.timeout_secs)),
+        Err(panic) => JobOutcome::Retry(format!("job panicked: {}", panic_message(&panic))),
+    };
+    match outcome {
+        JobOutcome::Done => Ok(()),
+        JobOutcome::Fail(message) => {
+            ctx.handler.failed(&job, &message, true).await;
+            Err(AbortError::new(message).into())
+        }
+        JobOutcome::Retry(message) => {
+            let final_attempt = meta.attempt >= meta.max_attempts;
+            if !final_attempt {
+                let delay = ctx
+                    .settings
+                    .backoff(job.attempt, rand::random::<f64>() * 2.0 - 1.0);
+                if let Err(e) = postpone(&ctx.db, &meta.id, delay).await {
+                    tracing::warn!(job_id = %meta.id, error = %e, "could not schedule the retry; it runs at once");
+                }
+            }
+            ctx.handler.failed(&job, &message, final_attempt).await;
+            Err(message.into())
+        }
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned())
+}
+
+/// Moves a job's `run_at` forward; the failure acknowledgement leaves it untouched, and
+/// fetching skips jobs whose `run_at` is in the future.
+async fn postpone(db: &Db, job_id: &str, delay: Duration) -> sqlx::Result<()> {
+    match db {
+        Db::Sqlite(pool) => {
+            let at = (chrono::Utc::now() + delay).timestamp() + 1; // whole seconds, rounded up
+            sqlx::query("UPDATE Jobs SET run_at = $1 WHERE id = $2")
+                .bind(at)
+                .bind(job_id)
+                .execute(pool)
+                .await?;
+        }
+        Db::Postgres(pool) => {
+            sqlx::query(
+                "UPDATE apalis.jobs SET run_at = now() + make_interval(secs => $1) WHERE id = $2",
+            )
+            .bind(delay.as_secs_f64())
+            .bind(job_id)
+            .execute(pool)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// The same worker on either backend.
+macro_rules! worker {
+    ($name:expr, $backend:expr, $ctx:expr, $concurrency:expr) => {
+        WorkerBuilder::new($name)
+            .backend($backend)
+            .data($ctx)
+            .concurrency($concurrency)
+            .parallelize(tokio::spawn)
+            .build(handle)
+    };
+}
+
+/// Runs workers for `opts.kinds` until `shutdown` resolves.
+pub async fn run_workers(
+    db: Db,
+    handler: Arc<dyn JobHandler>,
+    opts: WorkerOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let boot = ulid::Ulid::generate().to_string();
+    let host = std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_owned())
+        .unwrap_or_else(|_| "host".into());
+    let mut monitor = Monitor::new();
+    for kind in opts.kinds.clone() {
+        let settings = opts.jobs.get(kind).clone();
+        let ctx = Ctx {
+            handler: handler.clone(),
+            kind,
+            settings: settings.clone(),
+            db: db.clone(),
+        };
+        let q = opts.queue.clone();
+        let (prefix, host, boot) = (opts.name.clone(), host.clone(), boot.clone());
+        let name = move |restarts: usize| {
+            format!(
+                "{prefix}/{kind}@{host}:{}:{boot}:r{restarts}",
+                std::process::id()
+            )
+        };
+        let heartbeat = Duration::from_secs(q.heartbeat_secs);
+        // Pipeline kinds are latency-sensitive; periodic ones are not, and each LISTEN
+        // holds a database connection, so only pipeline kinds listen.
+        let pipeline = matches!(kind, JobKind::ProcessSource | JobKind::ExtractEntities);
+        let interval = Duration::from_millis(if pipeline {
+            q.poll_interval_ms
+        } else {
+            q.periodic_poll_interval_ms
+        });
+        match &db {
+            Db::Sqlite(pool) => {
+                let pool = pool.clone();
+                monitor = monitor.register(move |restarts| {
+                    let config = apalis_sqlite::Config::default()
+                        .queue(kind.queue_name())
+                        .batch_size(1)
+                        .heartbeat_interval(heartbeat)
+                        .missed_heartbeats(q.missed_heartbeats);
+                    let backend = apalis_sqlite::SqliteStorage::<serde_json::Value>::new(&pool)
+                        .with_config(config)
+                        .poll_with_interval(interval);
+                    worker!(name(restarts), backend, ctx.clone(), settings.concurrency)
+                });
+            }
+            Db::Postgres(pool) => {
+                let pool = pool.clone();
+                monitor = monitor.register(move |restarts| {
+                    let config = apalis_postgres::Config::default()
+                        .queue(kind.queue_name())
+                        .batch_size(1)
+                        .heartbeat_interval(heartbeat)
+                        .missed_heartbeats(q.missed_heartbeats);
+                    // NOTIFY wakes the worker for new jobs; the interval catches retries
+                    // and delayed jobs, which are updates, not inserts.
+                    let strategy = if pipeline {
+                        Strategy::new()
+                            .stream(apalis_postgres::Pubsub::new(
+                                pool.clone(),
+                                kind.queue_name().to_owned(),
+                            ))
+                            .interval(interval.max(Duration::from_millis(500)))
+                    } else {
+                        Strategy::new().interval(interval)
+                    };
+                    let backend = apalis_postgres::PostgresStorage::<serde_json::Value>::new(&pool)
+                        .with_config(config)
+                        .poll_with_strategy(strategy);
+                    worker!(name(restarts), backend, ctx.clone(), settings.concurrency)
+                });
+            }
+        }
+    }
+    monitor
+        .should_restart(|_, _| true)
+        .shutdown_timeout(opts.shutdown_timeout)
+        .run_with_signal(async move {
+            shutdown.await;
+            Ok(())
+        })
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,200 @@
+//! The queue on SQLite (`apalis-sqlite`): the embedded default. `Jobs.run_at` and
+//! `done_at` are epoch seconds.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, SqlitePool};
+
+use super::{Enqueued, JobKind, JobQueue, JobRecord, JobsConfig, NewJob, QueueCount, QueueResult};
+
+#[derive(Debug, Clone)]
+pub struct SqliteQueue {
+    pool: SqlitePool,
+    jobs: JobsConfig,
+}
+
+/// The columns of a [`JobRecord`], as a literal so queries can `concat!` onto it.
+macro_rules! select_jobs {
+    () => {
+        "SELECT id, job_type, status, attempts, max_attempts, run_at, done_at, idempotency_key,
+            CASE WHEN json_valid(last_result) THEN json_extract(last_result, '$.Err') ELSE last_result END
+              AS last_error,
+            lock_by, CAST(job AS TEXT) AS payload FROM Jobs"
+    };
+}
+
+impl SqliteQueue {
+    pub fn new(pool: SqlitePool, jobs: JobsConfig) -> Self {
+        Self { pool, jobs }
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+}
+
+#[async_trait]
+impl JobQueue for SqliteQueue {
+    fn backend(&self) -> &'static str {
+        "sqlite"
+    }
+
+    async fn migrate(&self) -> QueueResult<()> {
+        // Not `SqliteStorage::setup`: that also sets `synchronous = OFF` on one pooled
+        // connection. Our connections carry their own pragmas (see `graph::sqlite`).
+        let mut migrator = apalis_sqlite::SqliteStorage::<()>::migrations();
+        migrator.set_ignore_missing(true);
+        migrator
+            .run(&self.pool)
+            .await
+            .map_err(anyhow::Error::from)?;
+        Ok(())
+    }
+
+    async fn ping(&self) -> QueueResult<()> {
+        sqlx::query("SELECT count(*) FROM Jobs WHERE 0")
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn enqueue(&self, job: NewJob) -> QueueResult<Enqueued> {
+        let (id, task) = super::runtime::build_task(&job, self.jobs.get(job.kind))?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        apalis_sqlite::queries::push_tasks(&mut *tx, job.kind.queue_name(), &[task])
+            .await
+            .map_err(|e| anyhow::anyhow!("enqueueing {}: {e}", job.kind))?;
+        // The insert is `ON CONFLICT (job_type, idempotency_key) DO NOTHING`.
+        let inserted: i64 = sqlx::query_scalar("SELECT changes()")
+            .fetch_one(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        if inserted == 1 {
+            return Ok(Enqueued::Created { job_id: id });
+        }
+        let key = job.idempotency_key.unwrap_or_default();
+        let existing = self
+            .job_by_key(job.kind, &key)
+            .await?
+            .map(|j| j.job_id)
+            .unwrap_or_default();
+        Ok(Enqueued::Duplicate { job_id: existing })
+    }
+
+    async fn job(&self, job_id: &str) -> QueueResult<Option<JobRecord>> {
+        const SQL: &str = concat!(select_jobs!(), " WHERE id = $1");
+        let row = sqlx::query(SQL)
+            .bind(job_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(record).transpose()?)
+    }
+
+    async fn job_by_key(&self, kind: JobKind, key: &str) -> QueueResult<Option<JobRecord>> {
+        const SQL: &str = concat!(
+            select_jobs!(),
+            " WHERE job_type = $1 AND idempotency_key = $2"
+        );
+        let row = sqlx::query(SQL)
+            .bind(kind.queue_name())
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(record).transpose()?)
+    }
+
+    async fn counts(&self) -> QueueResult<Vec<QueueCount>> {
+        let rows = sqlx::query(
+            "SELECT job_type, status, count(*) AS n FROM Jobs GROUP BY job_type, status ORDER BY job_type, status",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                Ok(QueueCount {
+                    kind: r.try_get("job_type")?,
+                    status: r.try_get("status")?,
+                    count: r.try_get("n")?,
+                })
+            })
+            .collect::<sqlx::Result<_>>()?)
+    }
+
+    async fn failed_jobs(&self, limit: usize) -> QueueResult<Vec<JobRecord>> {
+        const SQL: &str = concat!(
+            select_jobs!(),
+            " WHERE status = 'Killed' OR (status = 'Failed' AND attempts >= max_attempts)
+              ORDER BY done_at DESC, id LIMIT $1",
+        );
+        let rows = sqlx::query(SQL)
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(record).collect::<sqlx::Result<_>>()?)
+    }
+
+    async fn retry_job(&self, job_id: &str) -> QueueResult<bool> {
+        let done = sqlx::query(
+            "UPDATE Jobs SET status = 'Pending', attempts = 0, run_at = strftime('%s', 'now'),
+                lock_by = NULL, lock_at = NULL, done_at = NULL
+             WHERE id = $1 AND status IN ('Failed', 'Killed', 'Done')",
+        )
+        .bind(job_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64> {
+        let mut tx = self.pool.begin().await?;
+        let mut n = 0;
+        for key in source_keys {
+            n += sqlx::query(
+                "DELETE FROM Jobs WHERE status <> 'Running'
+                   AND (idempotency_key = $1 OR substr(idempotency_key, 1, length($1) + 1) = $1 || ':')",
+            )
+            .bind(key)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        }
+        if let Some(user) = user_id {
+            n += sqlx::query(
+                "DELETE FROM Jobs WHERE status <> 'Running' AND job_type = $1
+                   AND substr(idempotency_key, -(length($2) + 1)) = ':' || $2",
+            )
+            .bind(crate::queue::JobKind::ExtractEntities.queue_name())
+            .bind(user)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        }
+        tx.commit().await?;
+        Ok(n)
+    }
+}
+
+fn epoch(row: &SqliteRow, col: &str) -> sqlx::Result<Option<DateTime<Utc>>> {
+    Ok(row
+        .try_get::<Option<i64>, _>(col)?
+        .and_then(|s| DateTime::from_timestamp(s, 0)))
+}
+
+fn record(r: &SqliteRow) -> sqlx::Result<JobRecord> {
+    let payload: Option<String> = r.try_get("payload")?;
+    Ok(JobRecord {
+        job_id: r.try_get("id")?,
+        kind: r.try_get("job_type")?,
+        status: r.try_get("status")?,
+        attempts: r.try_get("attempts")?,
+        max_attempts: r.try_get("max_attempts")?,
+        run_at: epoch(r, "run_at")?,
+        done_at: epoch(r, "done_at")?,
+        idempotency_key: r.try_get("idempotency_key")?,
+        last_error: r.try_get("last_error")?,
+        lock_by: r.try_get("lock_by")?,
+        payload: payload.and_then(|p| serde_json::from_str(&p).ok()),
+    })
+}

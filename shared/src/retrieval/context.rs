@@ -1,0 +1,328 @@
+//! `POST /api/context` (seeds 000, 003, 004): the most useful memory for a message,
+//! within a token budget, as markdown, XML or JSON. The owner's profile and confirmed
+//! facts come first, then the facts, semantic nodes, Storylines and episodes (Sources)
+//! most relevant to the message, ranked as explore ranks them. An item that does not fit
+//! is left out whole (never cut mid-sentence) and `truncated` says so; smaller items
+//! after it may still fit.
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::{Loaded, RetrievalResult, embed_queries, extract_for_participant, rank_target};
+use crate::domain::input::read::{ContextFormat, ContextInput};
+use crate::domain::{FactFilter, MemoryKind, SearchScope, Target};
+use crate::llm::estimate_tokens;
+use crate::services::Services;
+
+/// How many relevant memories of each kind are considered.
+const PER_KIND: usize = 8;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UsedMemory {
+    pub kind: MemoryKind,
+    pub key: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Context {
+    pub format: ContextFormat,
+    /// The rendered memory, ready to put in a prompt.
+    pub context: String,
+    pub memories_used: usize,
+    pub memories: Vec<UsedMemory>,
+    /// Estimated tokens of `context` (≈ 4 characters a token).
+    pub tokens_used: u64,
+    pub budget_tokens: u64,
+    /// Whether something relevant was left out for the budget.
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Section {
+    Profile,
+    Facts,
+    Entities,
+    Storylines,
+    Episodes,
+}
+
+impl Section {
+    fn title(self) -> &'static str {
+        match self {
+            Self::Profile => "About the user",
+            Self::Facts => "Facts",
+            Self::Entities => "People and topics",
+            Self::Storylines => "Storylines",
+            Self::Episodes => "Episodes",
+        }
+    }
+
+    fn tag(self) -> &'static str {
+        match self {
+            Self::Profile => "profile",
+            Self::Facts => "facts",
+            Self::Entities => "entities",
+            Self::Storylines => "storylines",
+            Self::Episodes => "episodes",
+        }
+    }
+}
+
+struct Item {
+    section: Section,
+    text: String,
+    memory: Option<UsedMemory>,
+}
+
+/// Builds the context for one message.
+pub async fn build(
+    svc: &Services,
+    input: &ContextInput,
+    request_id: Option<String>,
+) -> RetrievalResult<Context> {
+    let budget = input
+        .budget_tokens
+        .unwrap_or(svc.config.retrieval.context_budget_tokens);
+    let user = input.user_id.as_str();
+    let mut items = Vec::new();
+
+    // The owner first: their name and what is known of them.
+    let full_name = svc.directory.user(user).await?.and_then(|u| u.full_name);
+    if let Some(owner) = svc.graph.owner(user).await? {
+        let mut text = owner.name.clone();
+        if !owner.description.is_empty() {
+            text = format!("{text}: {}", owner.description);
+        }
+        items.push(Item {
+            section: Section::Profile,
+            text,
+            memory: None,
+        });
+    } else if let Some(name) = full_name {
+        items.push(Item {
+            section: Section::Profile,
+            text: name,
+            memory: None,
+        });
+    }
+    // Confirmed facts, always before anything merely relevant.
+    let confirmed = svc
+        .graph
+        .facts_for_user(
+            user,
+            FactFilter {
+                include_inactive: false,
+                confirmed_only: true,
+            },
+            50,
+        )
+        .await?;
+    for f in &confirmed {
+        items.push(Item {
+            section: Section::Facts,
+            text: f.text.clone(),
+            memory: Some(UsedMemory {
+                kind: MemoryKind::Fact,
+                key: f.fact_id.clone(),
+            }),
+        });
+    }
+
+    let scope = SearchScope::user(user);
+    let queries = embed_queries(
+        svc,
+        user,
+        "context",
+        vec![(
+            input.message.clone(),
+            svc.config.retrieval.default_threshold,
+        )],
+    )
+    .await?;
+    let mut shown_sources = Vec::new();
+    for (target, section) in [
+        (Target::Fact, Section::Facts),
+        (Target::Node, Section::Entities),
+        (Target::Storyline, Section::Storylines),
+        (Target::Source, Section::Episodes),
+    ] {
+        for (_, _, item) in rank_target(svc, &scope, target, &queries, PER_KIND).await? {
+            let (kind, key, text) = match item {
+                Loaded::Fact(f) if f.confirmed => continue,
+                Loaded::Fact(f) => (MemoryKind::Fact, f.fact_id, f.text),
+                Loaded::Node(n) if n.is_owner => continue,
+                Loaded::Node(n) => {
+                    let what = n
+                        .identity
+                        .entity_type
+                        .clone()
+                        .unwrap_or_else(|| n.identity.kind.to_string());
+                    let text = if n.description.is_empty() {
+                        format!("{} ({what})", n.name)
+                    } else {
+                        format!("{} ({what}): {}", n.name, n.description)
+                    };
+                    (MemoryKind::Node, n.entity_key, text)
+                }
+                Loaded::Storyline(s) => (MemoryKind::Storyline, s.storyline_id, s.description),
+                Loaded::Source(s) => {
+                    let text = format!(
+                        "{} ({}{}): {}",
+                        s.event_time().format("%Y-%m-%d"),
+                        s.source_type,
+                        s.context_type
+                            .as_deref()
+                            .map(|c| format!(", {c}"))
+                            .unwrap_or_default(),
+                        s.summary
+                    );
+                    let key = s.entity_key.clone();
+                    shown_sources.push(*s);
+                    (MemoryKind::Source, key, text)
+                }
+                Loaded::Macro(_) => continue,
+            };
+            if text.trim().is_empty() {
+                continue;
+            }
+            items.push(Item {
+                section,
+                text,
+                memory: Some(UsedMemory { kind, key }),
+            });
+        }
+    }
+
+    // Greedy in priority order: keep what fits, skip what does not.
+    let mut kept: Vec<&Item> = Vec::new();
+    let mut truncated = false;
+    for item in &items {
+        kept.push(item);
+        if estimate_tokens(&render(input.format, &kept)) > budget {
+            kept.pop();
+            truncated = true;
+        }
+    }
+    let context = render(input.format, &kept);
+    let memories: Vec<UsedMemory> = kept.iter().filter_map(|i| i.memory.clone()).collect();
+
+    // What was used counts as recalled.
+    for (kind, keys) in super::by_kind(
+        &memories
+            .iter()
+            .map(|m| (m.kind, m.key.clone()))
+            .collect::<Vec<_>>(),
+    ) {
+        super::record_access(svc, kind, &keys).await?;
+    }
+    let used_sources: Vec<&crate::domain::Source> = shown_sources
+        .iter()
+        .filter(|s| memories.iter().any(|m| m.key == s.entity_key))
+        .collect();
+    extract_for_participant(svc, user, &used_sources, request_id).await;
+
+    Ok(Context {
+        format: input.format,
+        tokens_used: estimate_tokens(&context),
+        memories_used: memories.len(),
+        memories,
+        context,
+        budget_tokens: budget,
+        truncated,
+    })
+}
+
+fn sections<'a>(items: &'a [&'a Item]) -> Vec<(Section, Vec<&'a str>)> {
+    let mut out: Vec<(Section, Vec<&str>)> = Vec::new();
+    let mut sorted: Vec<&&Item> = items.iter().collect();
+    sorted.sort_by_key(|i| i.section);
+    for i in sorted {
+        match out.last_mut() {
+            Some((s, lines)) if *s == i.section => lines.push(&i.text),
+            _ => out.push((i.section, vec![&i.text])),
+        }
+    }
+    out
+}
+
+fn render(format: ContextFormat, items: &[&Item]) -> String {
+    let sections = sections(items);
+    match format {
+        ContextFormat::Markdown => {
+            let mut s = String::new();
+            for (section, lines) in sections {
+                if !s.is_empty() {
+                    s.push('\n');
+                }
+                s.push_str(&format!("## {}\n", section.title()));
+                for l in lines {
+                    s.push_str(&format!("- {}\n", l.replace('\n', " ")));
+                }
+            }
+            s
+        }
+        ContextFormat::Xml => {
+            if sections.is_empty() {
+                return String::new();
+            }
+            let mut s = String::from("<memory>\n");
+            for (section, lines) in sections {
+                s.push_str(&format!("  <{}>\n", section.tag()));
+                for l in lines {
+                    s.push_str(&format!("    <item>{}</item>\n", xml_escape(l)));
+                }
+                s.push_str(&format!("  </{}>\n", section.tag()));
+            }
+            s.push_str("</memory>\n");
+            s
+        }
+        ContextFormat::Json => {
+            if sections.is_empty() {
+                return String::new();
+            }
+            let mut obj = serde_json::Map::new();
+            for (section, lines) in sections {
+                obj.insert(section.tag().to_owned(), json!(lines));
+            }
+            serde_json::Value::Object(obj).to_string()
+        }
+    }
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(section: Section, text: &str) -> Item {
+        Item {
+            section,
+            text: text.into(),
+            memory: None,
+        }
+    }
+
+    #[test]
+    fn renders_sections_in_priority_order_in_every_format() {
+        let a = item(Section::Episodes, "2026-11-10 (meeting): a <b> & c");
+        let b = item(Section::Profile, "Ann Lee");
+        let items = [&a, &b];
+        let md = render(ContextFormat::Markdown, &items);
+        assert!(
+            md.starts_with("## About the user\n- Ann Lee\n\n## Episodes\n"),
+            "{md}"
+        );
+        let xml = render(ContextFormat::Xml, &items);
+        assert!(xml.contains("<item>2026-11-10 (meeting): a &lt;b&gt; &amp; c</item>"));
+        let js: serde_json::Value =
+            serde_json::from_str(&render(ContextFormat::Json, &items)).unwrap();
+        assert_eq!(js["profile"][0], "Ann Lee");
+        assert!(render(ContextFormat::Json, &[]).is_empty());
+    }
+}

@@ -1,0 +1,189 @@
+//! Everything a request handler or a job needs, built once from the configuration: the
+//! stores, the models and the clock. The API, the workers, the scheduler and the tests
+//! all run on a [`Services`].
+
+use std::sync::Arc;
+
+use anyhow::Context;
+
+use crate::clock::{Clock, SystemClock};
+use crate::config::{Config, GraphBackend, ModelsConfig, Provider};
+use crate::db::Db;
+use crate::directory::Directory;
+use crate::graph::GraphStore;
+use crate::graph::neo4j::Neo4jGraph;
+use crate::graph::sqlite::SqliteGraph;
+use crate::job_runs::JobRunLedger;
+use crate::llm::Usage;
+use crate::llm::offline::OfflineModel;
+use crate::llm::openai::OpenAiProvider;
+use crate::llm::{Embedder, EntityExtractor, NoteTaker, SourceProcessor, Summarizer};
+use crate::queue::{JobKind, JobQueue};
+use crate::usage::{Meter, UsageLedger};
+
+/// One provider per capability (SPEC §7).
+#[derive(Debug, Clone)]
+pub struct Models {
+    pub processor: Arc<dyn SourceProcessor>,
+    pub extractor: Arc<dyn EntityExtractor>,
+    pub note_taker: Arc<dyn NoteTaker>,
+    pub summarizer: Arc<dyn Summarizer>,
+    pub embedder: Arc<dyn Embedder>,
+}
+
+impl Models {
+    /// The provider `[models.providers]` names for each task.
+    pub fn from_config(cfg: &ModelsConfig) -> anyhow::Result<Self> {
+        let offline = Arc::new(OfflineModel::new(cfg.embedding_dimensions));
+        let openai = if cfg.uses_openai() {
+            Some(Arc::new(OpenAiProvider::new(
+                &cfg.openai,
+                cfg.embedding_dimensions,
+            )?))
+        } else {
+            None
+        };
+        macro_rules! pick {
+            ($task:ident) => {
+                match (cfg.providers.$task, &openai) {
+                    (Provider::Openai, Some(o)) => o.clone() as _,
+                    _ => offline.clone() as _,
+                }
+            };
+        }
+        Ok(Self {
+            processor: pick!(processing),
+            extractor: pick!(extraction),
+            note_taker: pick!(notes),
+            summarizer: pick!(summaries),
+            embedder: pick!(embeddings),
+        })
+    }
+
+    /// The offline provider for every task.
+    pub fn offline(dimensions: usize) -> Self {
+        let model = Arc::new(OfflineModel::new(dimensions));
+        Self {
+            processor: model.clone(),
+            extractor: model.clone(),
+            note_taker: model.clone(),
+            summarizer: model.clone(),
+            embedder: model,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Services {
+    pub config: Arc<Config>,
+    /// The relational database of the queue and the directory.
+    pub db: Db,
+    pub graph: Arc<dyn GraphStore>,
+    pub queue: Arc<dyn JobQueue>,
+    pub directory: Directory,
+    pub usage: UsageLedger,
+    pub runs: JobRunLedger,
+    pub models: Models,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Services {
+    /// Connects to the configured stores and brings their schemas up to date.
+    pub async fn connect(config: Config) -> anyhow::Result<Self> {
+        let db = Db::connect(&config.database.url, config.database.max_connections).await?;
+        let graph: Arc<dyn GraphStore> = match config.graph.backend {
+            GraphBackend::Sqlite => {
+                let path = config.graph_sqlite_path();
+                match &db {
+                    // One file for everything: share the pool rather than open a second.
+                    Db::Sqlite(pool)
+                        if crate::db::DbUrl::parse(&config.database.url)?
+                            == crate::db::DbUrl::Sqlite(path.clone()) =>
+                    {
+                        Arc::new(SqliteGraph::with_pool(pool.clone()))
+                    }
+                    _ => Arc::new(SqliteGraph::open(&path).await?),
+                }
+            }
+            GraphBackend::Neo4j => Arc::new(
+                Neo4jGraph::connect(&config.graph.neo4j, config.models.embedding_dimensions)
+                    .await?,
+            ),
+        };
+        let queue = crate::queue::connect(&db, &config);
+        let services = Self {
+            directory: Directory::new(db.clone()),
+            usage: UsageLedger::new(db.clone()),
+            runs: JobRunLedger::new(db.clone()),
+            models: Models::from_config(&config.models)?,
+            clock: Arc::new(SystemClock),
+            config: Arc::new(config),
+            db,
+            graph,
+            queue,
+        };
+        services.migrate().await?;
+        Ok(services)
+    }
+
+    /// Applies every schema migration (directory, queue, graph). Idempotent.
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        self.directory
+            .migrate()
+            .await
+            .context("migrating the directory tables")?;
+        self.queue
+            .migrate()
+            .await
+            .context("migrating the job queue")?;
+        self.graph
+            .migrate()
+            .await
+            .context("migrating the graph store")?;
+        Ok(())
+    }
+
+    /// Records one model call made for `user_id` by a job of `kind` in the usage ledger.
+    pub async fn record_usage(
+        &self,
+        kind: JobKind,
+        user_id: &str,
+        usage: &Usage,
+    ) -> anyhow::Result<()> {
+        self.record_activity_usage(kind.as_str(), user_id, usage)
+            .await
+    }
+
+    /// Records one model call made for `user_id` outside a job (e.g. `explore`,
+    /// `context`: embedding the query), under that activity's name.
+    pub async fn record_activity_usage(
+        &self,
+        activity: &str,
+        user_id: &str,
+        usage: &Usage,
+    ) -> anyhow::Result<()> {
+        let tenant_id = self
+            .directory
+            .user(user_id)
+            .await?
+            .map_or_else(|| "unknown".to_owned(), |u| u.tenant_id);
+        let meter = Meter {
+            tenant_id,
+            user_id: user_id.to_owned(),
+            job_kind: activity.to_owned(),
+        };
+        self.usage.record(&meter, usage, self.clock.now()).await
+    }
+
+    /// Replaces the models (tests).
+    pub fn with_models(mut self, models: Models) -> Self {
+        self.models = models;
+        self
+    }
+
+    /// Replaces the clock (tests, back-fills).
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+}

@@ -1,0 +1,81 @@
+//! The usage ledger: tokens per model call, by tenant, user and job kind, so operators
+//! see what memory costs and whom (SPEC §7; `GET /api/admin/usage`).
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::db::{Db, execute_on, on_db};
+use crate::llm::Usage;
+
+#[derive(Debug, Clone)]
+pub struct UsageLedger {
+    db: Db,
+}
+
+/// Who a model call was for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Meter {
+    pub tenant_id: String,
+    pub user_id: String,
+    pub job_kind: String,
+}
+
+/// Tokens summed over a group of calls.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct UsageSum {
+    pub tenant_id: String,
+    pub user_id: String,
+    pub job_kind: String,
+    pub calls: i64,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+}
+
+impl UsageLedger {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    pub async fn record(
+        &self,
+        meter: &Meter,
+        usage: &Usage,
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<()> {
+        const SQL: &str =
+            "INSERT INTO cosmo_usage (usage_id, tenant_id, user_id, job_kind, provider, model,
+                              prompt_tokens, completion_tokens, created_at)
+                           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+        let id = ulid::Ulid::generate().to_string();
+        execute_on!(&self.db, pool => sqlx::query(SQL)
+            .bind(&id).bind(&meter.tenant_id).bind(&meter.user_id).bind(&meter.job_kind)
+            .bind(&usage.provider).bind(&usage.model)
+            .bind(usage.prompt_tokens as i64).bind(usage.completion_tokens as i64).bind(at))?;
+        Ok(())
+    }
+
+    /// Deletes every usage row of a user (erasure). Returns how many.
+    pub async fn delete_user(&self, user_id: &str) -> anyhow::Result<u64> {
+        const SQL: &str = "DELETE FROM cosmo_usage WHERE user_id = $1";
+        Ok(execute_on!(&self.db, pool => sqlx::query(SQL).bind(user_id))?)
+    }
+
+    /// Sums per (tenant, user, job kind) of calls in `[from, to)`, for one tenant or all.
+    pub async fn summary(
+        &self,
+        tenant_id: Option<&str>,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> anyhow::Result<Vec<UsageSum>> {
+        const SQL: &str = "SELECT tenant_id, user_id, job_kind, count(*) AS calls,
+                              CAST(sum(prompt_tokens) AS BIGINT) AS prompt_tokens,
+                              CAST(sum(completion_tokens) AS BIGINT) AS completion_tokens
+                           FROM cosmo_usage
+                           WHERE created_at >= $1 AND created_at < $2 AND (CAST($3 AS TEXT) IS NULL OR tenant_id = $3)
+                           GROUP BY tenant_id, user_id, job_kind
+                           ORDER BY tenant_id, user_id, job_kind";
+        Ok(
+            on_db!(&self.db, pool => sqlx::query_as(SQL).bind(from).bind(to).bind(tenant_id).fetch_all(pool).await)?,
+        )
+    }
+}

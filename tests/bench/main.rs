@@ -1,0 +1,94 @@
+//! `cosmo-bench`: measurements for `BENCHMARKS.md`, never assertions.
+//!
+//! * `cosmo-bench decay --nodes N` seeds N semantic nodes (spread over 1,000 users) into
+//!   a fresh embedded store, then runs the `decay` job once over them and prints the
+//!   time and the process's peak memory. Run each size in its own process: the peak is
+//!   per process.
+
+use std::time::Instant;
+
+use chrono::{DateTime, Duration, Utc};
+use clap::{Parser, Subcommand};
+use cosmo_shared::queue::JobKind;
+use cosmo_tests::stores;
+use cosmo_workers::dispatch::Dispatcher;
+
+#[derive(Parser)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Decay over N semantic nodes on the embedded store.
+    Decay {
+        #[arg(long, default_value_t = 100_000)]
+        nodes: u64,
+    },
+}
+
+/// Peak resident memory of this process, in MiB (Linux `VmHWM`).
+fn peak_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .map(str::to_owned)
+        })
+        .and_then(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let Cli {
+        command: Command::Decay { nodes },
+    } = Cli::parse();
+    let dir = tempfile::tempdir()?;
+    let svc = stores::sqlite(dir.path()).await;
+    let created: DateTime<Utc> = "2026-01-01T00:00:00Z".parse()?;
+    let cosmo_shared::db::Db::Sqlite(pool) = &svc.db else {
+        anyhow::bail!("embedded store expected")
+    };
+    let seeding = Instant::now();
+    sqlx::query(
+        "WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < $1 - 1)
+         INSERT INTO nodes (entity_key, user_id, kind, identity_name, name, created_by, salience, state,
+            confidence, access_count, recall_frequency, last_recall_interval, decay_gradient, ttl_policy,
+            created_at, updated_at)
+         SELECT printf('node-%09d', i), 'bench-user-' || (i % 1000), 'concept', 'concept ' || i, 'Concept ' || i,
+            'bench', 0.5, CASE i % 3 WHEN 0 THEN 'candidate' WHEN 1 THEN 'active' ELSE 'core' END,
+            0.5 + (i % 50) / 100.0, i % 7, i % 7, 0, 1.0, 'decay', $2, $2
+         FROM seq",
+    )
+    .bind(nodes as i64)
+    .bind(created.timestamp_micros())
+    .execute(pool)
+    .await?;
+    let seeded_in = seeding.elapsed();
+    let before = peak_mib();
+    let started = Instant::now();
+    let run = Dispatcher::new(svc.clone())
+        .run_periodic(JobKind::Decay, created + Duration::days(30), None)
+        .await
+        .map_err(|e| anyhow::anyhow!(e.message))?;
+    let took = started.elapsed();
+    println!(
+        "decay nodes={nodes} examined={} changed={} archived={} seconds={:.2} nodes_per_second={:.0} \
+         peak_rss_mib={:.1} peak_rss_before_run_mib={before:.1} seeding_seconds={:.1}",
+        run.examined,
+        run.changed,
+        run.archived,
+        took.as_secs_f64(),
+        run.examined as f64 / took.as_secs_f64(),
+        peak_mib(),
+        seeded_in.as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,36 @@
+//! # cosmo-tests
+//!
+//! Helpers for Cosmo's integration tests (`suite/`): throwaway PostgreSQL databases,
+//! services on fresh stores, the real binaries as child processes, an HTTP client, and
+//! sample Sources of every type.
+
+pub mod fixtures;
+pub mod http;
+pub mod neo4j;
+pub mod openai;
+pub mod pg;
+pub mod process;
+pub mod scoped;
+pub mod stores;
+
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+/// Polls `check` until it yields `Some`, or fails after `timeout` with `what`.
+pub async fn wait_for<T, F, Fut>(what: &str, timeout: Duration, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let start = Instant::now();
+    loop {
+        if let Some(v) = check().await {
+            return v;
+        }
+        assert!(
+            start.elapsed() < timeout,
+            "timed out after {timeout:?} waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

@@ -1,0 +1,364 @@
+//! Every way a request can be wrong gets its own status and a JSON error naming what is
+//! wrong, and writes nothing.
+
+use cosmo_shared::graph::GraphStore;
+use cosmo_shared::graph::sqlite::SqliteGraph;
+use cosmo_tests::fixtures;
+use cosmo_tests::process;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+const KEY: &str = "bad-input-key";
+
+fn assert_error(
+    what: &str,
+    got: (StatusCode, Value),
+    status: StatusCode,
+    code: &str,
+    field: Option<&str>,
+) {
+    let (got_status, body) = got;
+    assert_eq!(got_status, status, "{what}: {body}");
+    assert_eq!(body["error"]["code"], code, "{what}: {body}");
+    assert!(
+        !body["error"]["message"].as_str().unwrap_or("").is_empty(),
+        "{what}: a message"
+    );
+    if let Some(field) = field {
+        assert_eq!(body["error"]["field"], field, "{what}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn bad_requests_get_precise_errors_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, api) = process::embedded(
+        dir.path(),
+        KEY,
+        &[("COSMO_SERVER__BODY_LIMIT_BYTES", "8192")],
+    )
+    .await;
+    let post = |body: Value| {
+        let api = api.clone();
+        async move { api.post("/api/sources", &body).await }
+    };
+    let note = fixtures::text_note("alice");
+    let with = |edit: &dyn Fn(&mut Value)| {
+        let mut b = note.clone();
+        edit(&mut b);
+        b
+    };
+
+    // 401: no key, a malformed header, an unknown key.
+    assert_error(
+        "no key",
+        api.with_key(None).post("/api/sources", &note).await,
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+        None,
+    );
+    let basic = api
+        .with_key(None)
+        .send(
+            Method::POST,
+            "/api/sources",
+            Some(b"{}".to_vec()),
+            &[("authorization", "Basic abc")],
+        )
+        .await;
+    assert_error(
+        "basic auth",
+        basic,
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+        None,
+    );
+    assert_error(
+        "unknown key",
+        api.with_key(Some("nope")).post("/api/sources", &note).await,
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+        None,
+    );
+
+    // 400: not JSON at all, or empty.
+    let raw = |bytes: &[u8]| api.send(Method::POST, "/api/sources", Some(bytes.to_vec()), &[]);
+    assert_error(
+        "malformed JSON",
+        raw(b"{\"user_id\": ").await,
+        StatusCode::BAD_REQUEST,
+        "invalid_json",
+        None,
+    );
+    assert_error(
+        "empty body",
+        raw(b"").await,
+        StatusCode::BAD_REQUEST,
+        "invalid_json",
+        None,
+    );
+
+    // 413: over the configured limit.
+    let big = with(&|b| b["raw_content"]["content"] = json!("x".repeat(10_000)));
+    assert_error(
+        "too large",
+        post(big).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload_too_large",
+        None,
+    );
+
+    // 422: each field named.
+    let cases: Vec<(&str, Value, &str, &str)> = vec![
+        (
+            "missing user_id",
+            with(&|b| drop(b.as_object_mut().unwrap().remove("user_id"))),
+            "validation_failed",
+            "user_id",
+        ),
+        (
+            "unknown source type",
+            with(&|b| b["source_type"] = json!("fax")),
+            "unknown_source_type",
+            "source_type",
+        ),
+        (
+            "missing raw content",
+            with(&|b| drop(b.as_object_mut().unwrap().remove("raw_content"))),
+            "validation_failed",
+            "raw_content",
+        ),
+        (
+            "empty note",
+            with(&|b| b["raw_content"]["content"] = json!("  ")),
+            "validation_failed",
+            "raw_content.content",
+        ),
+        (
+            "bad user id",
+            with(&|b| b["user_id"] = json!("al ice")),
+            "validation_failed",
+            "user_id",
+        ),
+        (
+            "bad participant",
+            with(&|b| b["participants"] = json!(["bob", "no/slash"])),
+            "validation_failed",
+            "participants[1]",
+        ),
+        (
+            "bad time",
+            with(&|b| b["started_at"] = json!("yesterday")),
+            "validation_failed",
+            "started_at",
+        ),
+        (
+            "bad ttl",
+            with(&|b| b["ttl_policy"] = json!("forever")),
+            "validation_failed",
+            "ttl_policy",
+        ),
+        (
+            "typo'd field",
+            with(&|b| b["participant"] = json!(["bob"])),
+            "validation_failed",
+            "participant",
+        ),
+        (
+            "email without body",
+            json!({"user_id": "alice", "source_type": "email", "raw_content": {"from": "a@b.c"}}),
+            "validation_failed",
+            "raw_content.body",
+        ),
+        (
+            "slack message without user",
+            json!({"user_id": "alice", "source_type": "slack-thread", "raw_content": {"channel": "c", "messages": [{"text": "hi"}]}}),
+            "validation_failed",
+            "raw_content.messages[0].user",
+        ),
+    ];
+    for (what, body, code, field) in cases {
+        assert_error(
+            what,
+            post(body).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            code,
+            Some(field),
+        );
+    }
+    let bad_header = api
+        .send(
+            Method::POST,
+            "/api/sources",
+            Some(note.to_string().into_bytes()),
+            &[("idempotency-key", "")],
+        )
+        .await;
+    assert_error(
+        "empty idempotency key",
+        bad_header,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+        Some("Idempotency-Key"),
+    );
+    assert_error(
+        "profile without name",
+        api.put("/api/users/alice", &json!({})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+        Some("full_name"),
+    );
+    assert_error(
+        "unknown query parameter",
+        api.get("/api/sources/x?as=bob").await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+        None,
+    );
+
+    // Nothing above wrote a Source or a user.
+    let g = SqliteGraph::open(&dir.path().join("cosmo.db"))
+        .await
+        .unwrap();
+    assert!(
+        g.sources_for_user("alice", None, 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "no source written"
+    );
+    assert_eq!(
+        api.get("/api/users/alice").await.0,
+        StatusCode::NOT_FOUND,
+        "no user registered"
+    );
+
+    // 409: an idempotency key reused for different content.
+    let keyed = |content: &str| {
+        let body = with(&|b| b["raw_content"]["content"] = json!(content));
+        api.send(
+            Method::POST,
+            "/api/sources",
+            Some(body.to_string().into_bytes()),
+            &[("idempotency-key", "upload-7")],
+        )
+    };
+    let (status, first) = keyed("First version.").await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let (status, again) = keyed("First version.").await;
+    assert_eq!(
+        (status, again["duplicate"].as_bool(), &again["entity_key"]),
+        (StatusCode::OK, Some(true), &first["entity_key"])
+    );
+    assert_error(
+        "key reuse",
+        keyed("Second version.").await,
+        StatusCode::CONFLICT,
+        "conflict",
+        None,
+    );
+    assert_eq!(
+        g.sources_for_user("alice", None, 10).await.unwrap().len(),
+        1,
+        "one source for the key"
+    );
+    let reuse_with_new_user = with(&|b| {
+        b["raw_content"]["content"] = json!("Third version.");
+        b["participants"] = json!(["zoe"]);
+    });
+    let refused = api
+        .send(
+            Method::POST,
+            "/api/sources",
+            Some(reuse_with_new_user.to_string().into_bytes()),
+            &[("idempotency-key", "upload-7")],
+        )
+        .await;
+    assert_error(
+        "key reuse with a new participant",
+        refused,
+        StatusCode::CONFLICT,
+        "conflict",
+        None,
+    );
+    assert_eq!(
+        api.get("/api/users/zoe").await.0,
+        StatusCode::NOT_FOUND,
+        "a refused request registers nobody"
+    );
+
+    // 403 and 404 across tenants: another tenant's key.
+    let other = create_key(dir.path(), "other-tenant").await;
+    let other_api = api.with_key(Some(&other));
+    assert_error(
+        "other tenant's user",
+        other_api
+            .post("/api/sources", &fixtures::text_note("alice"))
+            .await,
+        StatusCode::FORBIDDEN,
+        "forbidden",
+        None,
+    );
+    assert_error("other tenant's participant", other_api.post("/api/sources", &json!({
+        "user_id": "zed", "source_type": "text-note", "participants": ["alice"], "raw_content": {"content": "hi"}
+    })).await, StatusCode::FORBIDDEN, "forbidden", None);
+    assert_error(
+        "other tenant's profile",
+        other_api
+            .put("/api/users/alice", &json!({"full_name": "Mallory"}))
+            .await,
+        StatusCode::FORBIDDEN,
+        "forbidden",
+        None,
+    );
+    let key = first["entity_key"].as_str().unwrap();
+    assert_error(
+        "other tenant's source",
+        other_api.get(&format!("/api/sources/{key}")).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+        None,
+    );
+    assert_error(
+        "unknown source",
+        api.get("/api/sources/no-such-source").await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+        None,
+    );
+    assert!(
+        g.sources_for_user("zed", None, 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "the refused source was not written"
+    );
+    assert_eq!(
+        other_api.get("/api/users/zed").await.0,
+        StatusCode::NOT_FOUND,
+        "nor its owner registered"
+    );
+    assert!(
+        api.get("/api/users/alice").await.1["full_name"].is_null(),
+        "alice's profile untouched"
+    );
+}
+
+/// `cosmo keys create` against the server's database.
+async fn create_key(dir: &std::path::Path, tenant: &str) -> String {
+    let db = dir.join("cosmo.db");
+    let env = process::env(&format!("sqlite://{}", db.display()), &db, &[]);
+    let out = std::process::Command::new(process::bin("cosmo"))
+        .args(["keys", "create", "--tenant", tenant])
+        .current_dir(dir)
+        .envs(env)
+        .env("COSMO_LOG__LEVEL", "error")
+        .output()
+        .expect("run cosmo keys create");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}

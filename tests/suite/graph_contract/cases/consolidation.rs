@@ -1,0 +1,707 @@
+//! Maintenance (SPEC §4.2): description consolidation, note cleanup and episodic
+//! consolidation.
+
+use chrono::Duration;
+use cosmo_shared::domain::{
+    Actor, LifecycleEvent, MemoryKind, MemoryState, NodeRef, Note, NoteLifetime, NoteTarget,
+    Relationship, SemanticNode, SourceBrief,
+};
+use cosmo_shared::graph::maintenance::{EpisodicConsolidation, SourceCluster};
+use cosmo_shared::graph::{GraphSnapshot, GraphStore};
+
+use super::super::support::*;
+
+async fn relationship(g: &dyn GraphStore, user: &str, key: &str) -> Relationship {
+    g.relationships_for_user(user, None, 1000)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|r| r.rel_key == key)
+        .expect("relationship exists")
+}
+
+async fn node(g: &dyn GraphStore, key: &str) -> SemanticNode {
+    g.node(key).await.unwrap().expect("node exists")
+}
+
+fn node_keys(v: &[SemanticNode]) -> Vec<&str> {
+    v.iter().map(|n| n.entity_key.as_str()).collect()
+}
+
+pub async fn dirty_nodes_and_relationships_are_consolidated(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    let forever = NoteLifetime::Forever;
+    let (_, nodes) = extracted(
+        g,
+        &u.alice,
+        "Sarah, Acme, hiring and the budget.",
+        t0(),
+        vec![
+            person("Sarah Chen", 0.9),
+            organization("Acme Corp"),
+            concept("Hiring"),
+            concept("Budget"),
+        ],
+        |w| {
+            w.relationships = vec![
+                link(0, 1, "works_at"),
+                link(0, 2, "owns"),
+                link(2, 1, "funded_by"),
+            ];
+            w.notes = vec![
+                note(
+                    NoteTarget::Node(NodeRef::Extracted(0)),
+                    "Leads hiring.",
+                    forever,
+                ),
+                note(
+                    NoteTarget::Node(NodeRef::Extracted(0)),
+                    "Likes tea.",
+                    forever,
+                ),
+                note(
+                    NoteTarget::Node(NodeRef::Extracted(2)),
+                    "Two roles.",
+                    forever,
+                ),
+                note(NoteTarget::Node(NodeRef::Extracted(3)), "Tight.", forever),
+                note(NoteTarget::Relationship(0), "Since 2024.", forever),
+                note(NoteTarget::Relationship(2), "Acme pays.", forever),
+            ];
+        },
+    )
+    .await;
+    let (sarah, acme, hiring, budget) = (&nodes[0], &nodes[1], &nodes[2], &nodes[3]);
+    let rels = g.relationships_for_user(&u.alice, None, 100).await.unwrap();
+    let rel = |t: &str| {
+        rels.iter()
+            .find(|r| r.relationship_type == t)
+            .unwrap()
+            .rel_key
+            .clone()
+    };
+    let (works_at, owns, funded_by) = (rel("works_at"), rel("owns"), rel("funded_by"));
+    assert!(!node(g, acme).await.is_dirty, "no notes, not dirty");
+
+    // Recency of access decides the order; never accessed comes last.
+    for (key, day) in [(sarah, 2), (hiring, 5)] {
+        set_lifecycle(g, MemoryKind::Node, key, &u.alice, |l| {
+            l.last_accessed_at = Some(t0() + days(day))
+        })
+        .await;
+    }
+    set_lifecycle(g, MemoryKind::Relationship, &funded_by, &u.alice, |l| {
+        l.last_accessed_at = Some(t0() + days(7))
+    })
+    .await;
+    set_lifecycle(g, MemoryKind::Relationship, &owns, &u.alice, |l| {
+        l.last_accessed_at = Some(t0() + days(9))
+    })
+    .await;
+
+    let dirty = g.dirty_nodes(10).await.unwrap();
+    assert_eq!(
+        dirty,
+        vec![
+            node(g, hiring).await,
+            node(g, sarah).await,
+            node(g, budget).await
+        ],
+        "dirty nodes only, most recently accessed first, never accessed last, with their notes"
+    );
+    assert_eq!(dirty[1].notes.len(), 2);
+    assert_eq!(
+        node_keys(&g.dirty_nodes(2).await.unwrap()),
+        vec![hiring.as_str(), sarah.as_str()],
+        "limit"
+    );
+    let dirty = g.dirty_relationships(10).await.unwrap();
+    assert_eq!(
+        dirty,
+        vec![
+            relationship(g, &u.alice, &funded_by).await,
+            relationship(g, &u.alice, &works_at).await
+        ],
+        "dirty relationships only (not `owns`), most recently accessed first, with their notes"
+    );
+    assert_eq!(dirty[1].notes[0].text, "Since 2024.");
+    assert_eq!(g.dirty_relationships(1).await.unwrap().len(), 1);
+
+    // Nodes: a new embedding replaces the old one; none keeps it.
+    let before = node(g, sarah).await;
+    g.consolidate_node(
+        sarah,
+        "Sarah leads hiring.",
+        Some(&[0.1, 0.2]),
+        t0() + days(8),
+    )
+    .await
+    .unwrap();
+    let after = node(g, sarah).await;
+    assert_eq!(
+        (
+            after.description.as_str(),
+            after.embedding.clone(),
+            after.is_dirty,
+            after.lifecycle.updated_at
+        ),
+        (
+            "Sarah leads hiring.",
+            Some(vec![0.1, 0.2]),
+            false,
+            t0() + days(8)
+        )
+    );
+    assert_eq!(after.notes, before.notes, "notes stay");
+    assert_eq!(
+        node_keys(&g.dirty_nodes(10).await.unwrap()),
+        vec![hiring.as_str(), budget.as_str()]
+    );
+    extracted(
+        g,
+        &u.alice,
+        "Sarah at Acme again.",
+        t0() + days(9),
+        vec![person("Sarah Chen", 0.9), organization("Acme Corp")],
+        |w| {
+            w.relationships = vec![link(0, 1, "works_at")];
+            w.notes = vec![
+                note(
+                    NoteTarget::Node(NodeRef::Extracted(0)),
+                    "Moved teams.",
+                    forever,
+                ),
+                note(NoteTarget::Relationship(0), "Now part-time.", forever),
+            ];
+        },
+    )
+    .await;
+    assert!(
+        node(g, sarah).await.is_dirty,
+        "a new note makes it dirty again"
+    );
+    g.consolidate_node(sarah, "Sarah moved teams.", None, t0() + days(10))
+        .await
+        .unwrap();
+    let after = node(g, sarah).await;
+    assert_eq!(
+        (
+            after.description.as_str(),
+            after.embedding.clone(),
+            after.is_dirty
+        ),
+        ("Sarah moved teams.", Some(vec![0.1, 0.2]), false),
+        "no new embedding: the old one stays"
+    );
+    assert_eq!(after.notes.len(), 3);
+
+    // Relationships likewise, with their notes embedding.
+    let before = relationship(g, &u.alice, &works_at).await;
+    assert!(before.is_dirty);
+    g.consolidate_relationship(
+        &works_at,
+        "Works at Acme.",
+        Some(&[0.3, 0.4]),
+        t0() + days(11),
+    )
+    .await
+    .unwrap();
+    let after = relationship(g, &u.alice, &works_at).await;
+    assert_eq!(
+        (
+            after.description.as_str(),
+            after.notes_embedding.clone(),
+            after.is_dirty,
+            after.lifecycle.updated_at
+        ),
+        (
+            "Works at Acme.",
+            Some(vec![0.3, 0.4]),
+            false,
+            t0() + days(11)
+        )
+    );
+    assert_eq!(after.notes, before.notes);
+    assert_eq!(after.notes.len(), 2);
+    g.consolidate_relationship(&works_at, "Works part-time at Acme.", None, t0() + days(12))
+        .await
+        .unwrap();
+    let after = relationship(g, &u.alice, &works_at).await;
+    assert_eq!(
+        (
+            after.description.as_str(),
+            after.notes_embedding.clone(),
+            after.is_dirty
+        ),
+        ("Works part-time at Acme.", Some(vec![0.3, 0.4]), false)
+    );
+    let left: Vec<String> = g
+        .dirty_relationships(10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.rel_key)
+        .collect();
+    assert_eq!(left, vec![funded_by]);
+}
+
+pub async fn expired_notes_are_deleted_in_batches(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    // Long before the other cases' times: on a shared server the cleanup removes expired
+    // notes of every test, and this one must not reach theirs.
+    let b = t0() - days(4000);
+    let (_, nodes) = extracted(
+        g,
+        &u.alice,
+        "Sarah at Acme, long ago.",
+        b,
+        vec![person("Sarah Chen", 0.9), organization("Acme Corp")],
+        |w| {
+            w.relationships = vec![link(0, 1, "works_at")];
+            let sarah = NoteTarget::Node(NodeRef::Extracted(0));
+            w.notes = vec![
+                note(sarah, "week one", NoteLifetime::Week),
+                note(sarah, "a month", NoteLifetime::Month),
+                note(sarah, "a year", NoteLifetime::Year),
+                note(sarah, "forever", NoteLifetime::Forever),
+                note(
+                    NoteTarget::Node(NodeRef::Extracted(1)),
+                    "acme week",
+                    NoteLifetime::Week,
+                ),
+                note(NoteTarget::Relationship(0), "rel week", NoteLifetime::Week),
+                note(
+                    NoteTarget::Relationship(0),
+                    "rel forever",
+                    NoteLifetime::Forever,
+                ),
+            ];
+        },
+    )
+    .await;
+    extracted(
+        g,
+        &u.alice,
+        "Sarah a day later.",
+        b + days(1),
+        vec![person("Sarah Chen", 0.9)],
+        |w| {
+            w.notes = vec![note(
+                NoteTarget::Node(NodeRef::Extracted(0)),
+                "week two",
+                NoteLifetime::Week,
+            )]
+        },
+    )
+    .await;
+    let (sarah, acme) = (&nodes[0], &nodes[1]);
+    let rel_key = g.relationships_for_user(&u.alice, None, 10).await.unwrap()[0]
+        .rel_key
+        .clone();
+    let sarah_before = node(g, sarah).await;
+    let rel_before = relationship(g, &u.alice, &rel_key).await;
+    assert_eq!(sarah_before.notes.len(), 5);
+    let texts = |notes: &[Note]| -> Vec<String> { notes.iter().map(|n| n.text.clone()).collect() };
+    let without = |notes: &[Note], gone: &[&str]| -> Vec<Note> {
+        notes
+            .iter()
+            .filter(|n| !gone.contains(&n.text.as_str()))
+            .cloned()
+            .collect()
+    };
+
+    assert_eq!(
+        g.delete_expired_notes(b + days(7) - Duration::seconds(1), 100)
+            .await
+            .unwrap(),
+        0,
+        "nothing has expired yet"
+    );
+    assert_eq!(
+        g.delete_expired_notes(b + days(7), 100).await.unwrap(),
+        3,
+        "the three week notes of the first Source expire at exactly a week"
+    );
+    assert_eq!(
+        node(g, sarah).await.notes,
+        without(&sarah_before.notes, &["week one"]),
+        "the other notes stay, intact and in order"
+    );
+    assert!(node(g, acme).await.notes.is_empty());
+    assert_eq!(
+        relationship(g, &u.alice, &rel_key).await.notes,
+        without(&rel_before.notes, &["rel week"])
+    );
+
+    // At most `limit` per call: week two, the month and the year note.
+    let now = b + days(400);
+    assert_eq!(g.delete_expired_notes(now, 2).await.unwrap(), 2);
+    assert_eq!(g.delete_expired_notes(now, 2).await.unwrap(), 1);
+    assert_eq!(g.delete_expired_notes(now, 2).await.unwrap(), 0);
+    assert_eq!(
+        texts(&node(g, sarah).await.notes),
+        vec!["forever".to_owned()],
+        "forever notes never expire"
+    );
+    assert_eq!(
+        texts(&relationship(g, &u.alice, &rel_key).await.notes),
+        vec!["rel forever".to_owned()]
+    );
+}
+
+/// Sets a Source's salience, pin and state, as decay and the API would.
+async fn fade(g: &dyn GraphStore, key: &str, salience: f64, pinned: bool, state: MemoryState) {
+    set_lifecycle(g, MemoryKind::Source, key, "", |l| {
+        l.salience = salience;
+        l.pinned = pinned;
+        l.state = state;
+    })
+    .await;
+}
+
+pub async fn faded_sources_are_old_unpinned_and_unarchived(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    g.upsert_owner(&u.alice, "Alice Walker", t0())
+        .await
+        .unwrap();
+    let candidate = MemoryState::Candidate;
+    // A team Source: alice's extraction mentions her own Person (left out), Sarah and
+    // Acme; bob's extraction of it has a Sarah of his own (not alice's to consolidate).
+    let shared = team_source(&u.alice, &[&*u.bob], "Sarah at Acme with Alice.", t0());
+    g.create_source(&shared).await.unwrap();
+    let a = g
+        .write_extraction(&write(
+            &shared,
+            &u.alice,
+            t0(),
+            vec![
+                person("Alice Walker", 1.0),
+                person("Sarah Chen", 0.9),
+                organization("Acme Corp"),
+            ],
+        ))
+        .await
+        .unwrap();
+    let owner = g.owner(&u.alice).await.unwrap().unwrap().entity_key;
+    assert_eq!(a.node_keys[0], owner, "the owner Person is mentioned");
+    g.write_extraction(&write(
+        &shared,
+        &u.bob,
+        t0(),
+        vec![person("Sarah Chen", 0.9)],
+    ))
+    .await
+    .unwrap();
+    fade(g, &shared.entity_key, 0.1, false, candidate).await;
+
+    let (quiet, _) = extracted(g, &u.alice, "Nothing much.", t0() + days(1), vec![], |_| {}).await;
+    fade(g, &quiet, 0.05, false, MemoryState::Active).await;
+    let (at_bar, _) = extracted(g, &u.alice, "At the bar.", t0(), vec![], |_| {}).await;
+    fade(g, &at_bar, 0.2, false, candidate).await;
+    let (recent, _) = extracted(g, &u.alice, "Recent.", t0() + days(20), vec![], |_| {}).await;
+    fade(g, &recent, 0.1, false, candidate).await;
+    let (pinned, _) = extracted(g, &u.alice, "Pinned.", t0(), vec![], |_| {}).await;
+    fade(g, &pinned, 0.1, true, candidate).await;
+    let (archived, _) = extracted(g, &u.alice, "Archived.", t0(), vec![], |_| {}).await;
+    fade(g, &archived, 0.1, false, MemoryState::Archived).await;
+    let (bobs, bob_nodes) = extracted(
+        g,
+        &u.bob,
+        "Bob's garden.",
+        t0() + days(2),
+        vec![concept("Garden")],
+        |_| {},
+    )
+    .await;
+    fade(g, &bobs, 0.1, false, candidate).await;
+
+    let mut found = g.faded_sources(t0() + days(10), 0.2, 100).await.unwrap();
+    found.sort_by(|x, y| x.0.entity_key.cmp(&y.0.entity_key));
+    for (_, nodes) in &mut found {
+        nodes.sort();
+    }
+    let mut alice_nodes = vec![a.node_keys[1].clone(), a.node_keys[2].clone()];
+    alice_nodes.sort();
+    let mut want: Vec<(SourceBrief, Vec<String>)> = vec![
+        (brief_of(g, &shared.entity_key).await, alice_nodes),
+        (brief_of(g, &quiet).await, vec![]),
+        (brief_of(g, &bobs).await, bob_nodes),
+    ];
+    want.sort_by(|x, y| x.0.entity_key.cmp(&y.0.entity_key));
+    assert_eq!(
+        found, want,
+        "old Sources below the bar with the non-owner nodes their owner's extraction \
+         mentions; not at the bar, recent, pinned or archived ones"
+    );
+    assert_eq!(
+        g.faded_sources(t0() + days(10), 0.2, 2)
+            .await
+            .unwrap()
+            .len(),
+        2,
+        "limit"
+    );
+    assert!(
+        g.faded_sources(t0(), 0.2, 100).await.unwrap().is_empty(),
+        "only Sources that happened before the cut-off"
+    );
+}
+
+/// Three old Sources of alice about Sarah (two also about Acme), and Sources about Sarah
+/// that must stay out of her cluster. Returns (sarah, acme, the three old Sources).
+async fn sarah_cluster(g: &dyn GraphStore, u: &Users) -> (String, String, Vec<String>) {
+    g.upsert_owner(&u.alice, "Alice Walker", t0())
+        .await
+        .unwrap();
+    let me = person("Alice Walker", 1.0);
+    let sarah = person("Sarah Chen", 0.9);
+    let mut old = Vec::new();
+    let mut keys = Vec::new();
+    for d in [2, 0, 1] {
+        let mut nodes = vec![me.clone(), sarah.clone()];
+        if d < 2 {
+            nodes.push(organization("Acme Corp"));
+        }
+        let (key, n) = extracted(
+            g,
+            &u.alice,
+            &format!("Sarah, day {d}."),
+            t0() + days(d),
+            nodes,
+            |_| {},
+        )
+        .await;
+        old.push(key);
+        keys = n;
+    }
+    extracted(
+        g,
+        &u.alice,
+        "Sarah, recently.",
+        t0() + days(20),
+        vec![me.clone(), sarah.clone()],
+        |_| {},
+    )
+    .await;
+    let (pinned, _) = extracted(
+        g,
+        &u.alice,
+        "Sarah, pinned.",
+        t0() + days(3),
+        vec![me.clone(), sarah.clone()],
+        |_| {},
+    )
+    .await;
+    fade(g, &pinned, 0.5, true, MemoryState::Candidate).await;
+    let (archived, _) = extracted(
+        g,
+        &u.alice,
+        "Sarah, archived.",
+        t0() + days(4),
+        vec![me.clone(), sarah.clone()],
+        |_| {},
+    )
+    .await;
+    fade(g, &archived, 0.5, false, MemoryState::Archived).await;
+    // bob's Source that alice extracted too: not alice's to archive.
+    let bobs = team_source(
+        &u.bob,
+        &[&*u.alice],
+        "Sarah in bob's notes.",
+        t0() + days(5),
+    );
+    g.create_source(&bobs).await.unwrap();
+    for user in [&u.bob, &u.alice] {
+        g.write_extraction(&write(&bobs, user, t0() + days(5), vec![sarah.clone()]))
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        node(g, &keys[1]).await.counters.source_count,
+        7,
+        "alice's Sarah is mentioned by 7 Sources"
+    );
+    (keys[1].clone(), keys[2].clone(), old)
+}
+
+fn sorted_cluster(mut c: SourceCluster) -> SourceCluster {
+    c.sources.sort_by(|a, b| a.entity_key.cmp(&b.entity_key));
+    c
+}
+
+pub async fn source_clusters_group_a_users_old_sources(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    let (sarah, acme, old) = sarah_cluster(g, &u).await;
+    let cluster = |entity_key: &str, mut sources: Vec<SourceBrief>| {
+        sources.sort_by(|a, b| a.entity_key.cmp(&b.entity_key));
+        SourceCluster {
+            entity_key: entity_key.to_owned(),
+            user_id: u.alice.clone(),
+            sources,
+        }
+    };
+    let cutoff = t0() + days(10);
+    let found: Vec<SourceCluster> = g
+        .source_clusters(cutoff, 3, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(sorted_cluster)
+        .collect();
+    assert_eq!(
+        found,
+        vec![cluster(&sarah, briefs_of(g, &old).await)],
+        "a node with 3 old Sources of its user; not the owner Person, not recent, pinned, \
+         archived or other users' Sources"
+    );
+    let mut found: Vec<SourceCluster> = g
+        .source_clusters(cutoff, 2, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(sorted_cluster)
+        .collect();
+    found.sort_by(|a, b| a.entity_key.cmp(&b.entity_key));
+    let mut want = vec![
+        cluster(&sarah, briefs_of(g, &old).await),
+        cluster(&acme, briefs_of(g, &old[1..]).await),
+    ];
+    want.sort_by(|a, b| a.entity_key.cmp(&b.entity_key));
+    assert_eq!(found, want, "at least 2 Sources: acme too");
+    assert_eq!(
+        g.source_clusters(cutoff, 2, 1).await.unwrap().len(),
+        1,
+        "limit"
+    );
+    assert!(
+        g.source_clusters(cutoff, 4, 100).await.unwrap().is_empty(),
+        "nobody has 4 old Sources of their own"
+    );
+    assert!(
+        g.source_clusters(t0() + days(2), 3, 100)
+            .await
+            .unwrap()
+            .is_empty(),
+        "only Sources that happened before the cut-off count"
+    );
+}
+
+pub async fn consolidating_sources_archives_them_once(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    let (sarah, _, old) = sarah_cluster(g, &u).await;
+    let before = GraphSnapshot::of_user(g, &u.alice).await.unwrap();
+    let sarah_before = node(g, &sarah).await;
+    assert!(!sarah_before.is_dirty);
+    let at = t0() + days(30);
+    let c = EpisodicConsolidation {
+        entity_key: sarah.clone(),
+        user_id: u.alice.clone(),
+        insight: "Sarah and alice met three days running at the start of November.".into(),
+        lifetime: NoteLifetime::Year,
+        source_keys: old.clone(),
+        at,
+    };
+    g.consolidate_sources(&c).await.unwrap();
+
+    let after = node(g, &sarah).await;
+    assert!(after.is_dirty, "the new note makes the node dirty");
+    assert_eq!(after.notes.len(), sarah_before.notes.len() + 1, "one note");
+    let insight = after
+        .notes
+        .iter()
+        .find(|n| n.text == c.insight)
+        .expect("the insight is a note");
+    assert_eq!(
+        (
+            insight.added_by.as_str(),
+            insight.source_id.as_deref(),
+            insight.date_added,
+            insight.lifetime,
+            insight.expires_at
+        ),
+        ("cosmo", None, at, NoteLifetime::Year, Some(at + days(365))),
+        "written by cosmo, from no single Source"
+    );
+    let mut derived = old.clone();
+    derived.sort();
+    assert_eq!(
+        g.derived_sources(&sarah).await.unwrap(),
+        derived,
+        "derived_from each consolidated Source"
+    );
+    for key in &old {
+        let was = before
+            .sources
+            .iter()
+            .find(|s| &s.entity_key == key)
+            .unwrap();
+        let now = g.source(key).await.unwrap().unwrap();
+        assert_eq!(now.lifecycle.state, MemoryState::Archived);
+        assert_eq!(
+            (&now.raw_content, &now.summary, now.lifecycle.salience),
+            (&was.raw_content, &was.summary, was.lifecycle.salience),
+            "archived, raw content kept"
+        );
+        assert_eq!(
+            g.lifecycle_events(key).await.unwrap(),
+            vec![LifecycleEvent {
+                memory_kind: MemoryKind::Source,
+                memory_key: key.clone(),
+                user_id: u.alice.clone(),
+                previous_state: was.lifecycle.state,
+                new_state: MemoryState::Archived,
+                reason: "consolidated".into(),
+                actor: Actor::System,
+                at,
+            }]
+        );
+    }
+    let others: Vec<_> = before
+        .sources
+        .iter()
+        .filter(|s| !old.contains(&s.entity_key))
+        .collect();
+    for s in others {
+        assert_eq!(
+            g.source(&s.entity_key).await.unwrap().as_ref(),
+            Some(s),
+            "other Sources untouched"
+        );
+    }
+    assert!(
+        g.source_clusters(t0() + days(10), 1, 100)
+            .await
+            .unwrap()
+            .iter()
+            .all(|c| c.sources.iter().all(|s| !old.contains(&s.entity_key))),
+        "archived Sources are not clustered again"
+    );
+    assert!(
+        g.faded_sources(t0() + days(10), 1.0, 100)
+            .await
+            .unwrap()
+            .iter()
+            .all(|(s, _)| !old.contains(&s.entity_key)),
+        "nor faded"
+    );
+
+    // Repeating it changes nothing, even once the node was consolidated (clean).
+    g.consolidate_node(&sarah, "Sarah.", None, at + days(1))
+        .await
+        .unwrap();
+    let once = GraphSnapshot::of_user(g, &u.alice).await.unwrap();
+    let mut events = Vec::new();
+    for key in &old {
+        events.push(g.lifecycle_events(key).await.unwrap());
+    }
+    g.consolidate_sources(&c).await.unwrap();
+    assert_eq!(
+        GraphSnapshot::of_user(g, &u.alice).await.unwrap(),
+        once,
+        "a repeated consolidation writes nothing"
+    );
+    for (key, e) in old.iter().zip(&events) {
+        assert_eq!(&g.lifecycle_events(key).await.unwrap(), e, "events once");
+    }
+    assert_eq!(g.derived_sources(&sarah).await.unwrap(), derived);
+}

@@ -1,0 +1,56 @@
+//! The graph store contract: every backend must pass every case. A backend joins the
+//! suite with one `graph_contract!` line naming a factory that returns `None` (and says
+//! why) when the backend is not available here.
+
+mod cases;
+mod support;
+
+/// Instantiates every case as a test for one backend.
+macro_rules! graph_contract {
+    ($backend:ident, $factory:path) => {
+        mod $backend {
+            graph_contract!(@cases $factory;
+                sources_round_trip,
+                reposting_returns_the_existing_source,
+                processing_fields_and_errors,
+                stuck_sources_are_found,
+                owner_person_lifecycle,
+                extraction_records_move_through_their_states,
+                extraction_write_merges_links_and_notes,
+                extraction_write_is_idempotent,
+                counters_count_each_source_once_on_event_time,
+                users_get_separate_graphs,
+                failed_extraction_write_changes_nothing,
+                storylines_take_new_sources_once,
+                macros_follow_their_storylines,
+                values_are_data_never_code,
+                reads_page_through_everything,
+                lifecycle_pages_walk_every_memory_once,
+                apply_lifecycle_writes_every_field,
+                candidates_are_confirmed_by_a_second_source,
+                completed_extractions_are_final,
+                storyline_promotion_candidates_follow_the_rules,
+                dirty_storylines_are_refreshed,
+                macros_are_promoted_and_refreshed,
+                dirty_nodes_and_relationships_are_consolidated,
+                expired_notes_are_deleted_in_batches,
+                faded_sources_are_old_unpinned_and_unarchived,
+                source_clusters_group_a_users_old_sources,
+                consolidating_sources_archives_them_once,
+            );
+        }
+    };
+    (@cases $factory:path; $($case:ident),+ $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $case() {
+                if let Some(store) = $factory().await {
+                    super::cases::$case(&store).await;
+                }
+            }
+        )+
+    };
+}
+
+graph_contract!(sqlite, crate::graph_contract::support::sqlite);
+graph_contract!(neo4j, crate::graph_contract::support::neo4j);

@@ -1,0 +1,11 @@
+//! Cosmo's integration suite (one binary): the store contract suites, the pipeline run
+//! in-process, and end-to-end tests of the real binaries.
+
+mod admin;
+mod e2e;
+mod graph_contract;
+mod memory_over_time;
+mod models;
+mod pipeline;
+mod queue_contract;
+mod scheduling;

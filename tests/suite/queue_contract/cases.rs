@@ -1,0 +1,431 @@
+//! The queue contract cases. Each gets a factory and tunes the job settings it needs.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use cosmo_shared::config::Config;
+use cosmo_shared::queue::{Enqueued, JobEnvelope, JobKind, NewJob};
+use serde_json::json;
+
+use super::support::{Factory, KIND, Workers, wait_job};
+
+fn defaults(_: &mut Config) {}
+
+fn job(payload: serde_json::Value) -> NewJob {
+    NewJob::new(KIND, payload)
+}
+
+pub async fn enqueue_is_idempotent_per_kind(factory: Factory) {
+    let env = factory(defaults).await;
+    let q = &env.svc.queue;
+    let first = q.enqueue(job(json!({})).key("k-1")).await.unwrap();
+    let Enqueued::Created { job_id } = &first else {
+        panic!("expected a new job, got {first:?}")
+    };
+    assert_eq!(
+        q.enqueue(job(json!({"other": true})).key("k-1"))
+            .await
+            .unwrap(),
+        Enqueued::Duplicate {
+            job_id: job_id.clone()
+        }
+    );
+    let other_kind = q
+        .enqueue(NewJob::new(JobKind::ProcessSource, json!({})).key("k-1"))
+        .await
+        .unwrap();
+    assert!(
+        matches!(other_kind, Enqueued::Created { .. }),
+        "keys are per kind"
+    );
+    let a = q.enqueue(job(json!({}))).await.unwrap();
+    let b = q.enqueue(job(json!({}))).await.unwrap();
+    assert!(
+        matches!(
+            (&a, &b),
+            (Enqueued::Created { .. }, Enqueued::Created { .. })
+        ) && a != b,
+        "no key, no de-duplication"
+    );
+    // A key stays used after its job is done: scheduler replicas rely on it.
+    let w = Workers::start(&env.svc);
+    wait_job(&env.svc, job_id, "keyed job done", |j| j.status == "Done").await;
+    w.stop().await;
+    assert!(matches!(
+        q.enqueue(job(json!({})).key("k-1")).await.unwrap(),
+        Enqueued::Duplicate { .. }
+    ));
+}
+
+pub async fn jobs_can_be_looked_up_and_counted(factory: Factory) {
+    let env = factory(|c| c.jobs.reconcile.max_attempts = 4).await;
+    let q = &env.svc.queue;
+    let created = q
+        .enqueue(
+            job(json!({"n": 1}))
+                .key("lookup")
+                .request_id(Some("req-42".into())),
+        )
+        .await
+        .unwrap();
+    let record = q.job(created.job_id()).await.unwrap().expect("job exists");
+    assert_eq!(
+        (
+            record.kind.as_str(),
+            record.status.as_str(),
+            record.attempts,
+            record.max_attempts
+        ),
+        ("reconcile", "Pending", 0, 4)
+    );
+    assert!(record.is_live());
+    assert_eq!(
+        record.payload,
+        Some(JobEnvelope {
+            kind: KIND,
+            payload: json!({"n": 1}),
+            request_id: Some("req-42".into())
+        }),
+        "the payload and the request id travel with the job"
+    );
+    assert_eq!(
+        q.job_by_key(KIND, "lookup")
+            .await
+            .unwrap()
+            .map(|j| j.job_id),
+        Some(created.job_id().to_owned())
+    );
+    assert!(
+        q.job_by_key(JobKind::ProcessSource, "lookup")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    q.enqueue(job(json!({}))).await.unwrap();
+    let counts = q.counts().await.unwrap();
+    assert!(
+        counts
+            .iter()
+            .any(|c| c.kind == "reconcile" && c.status == "Pending" && c.count == 2),
+        "{counts:?}"
+    );
+    assert!(q.failed_jobs(10).await.unwrap().is_empty());
+}
+
+pub async fn workers_run_jobs_to_done(factory: Factory) {
+    let env = factory(defaults).await;
+    let w = Workers::start(&env.svc);
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        ids.push(
+            env.svc
+                .queue
+                .enqueue(job(json!({"i": i})))
+                .await
+                .unwrap()
+                .job_id()
+                .to_owned(),
+        );
+    }
+    for id in &ids {
+        let done = wait_job(&env.svc, id, "job done", |j| j.status == "Done").await;
+        assert_eq!(done.attempts, 1);
+    }
+    let mut finished = w.recorder.finished.lock().unwrap().clone();
+    finished.sort();
+    ids.sort();
+    assert_eq!(finished, ids, "each job ran exactly once");
+    w.stop().await;
+}
+
+pub async fn failures_back_off_then_succeed(factory: Factory) {
+    let env = factory(|c| {
+        c.jobs.reconcile.max_attempts = 3;
+        c.jobs.reconcile.backoff_secs = 1;
+    })
+    .await;
+    let w = Workers::start(&env.svc);
+    let id = env
+        .svc
+        .queue
+        .enqueue(job(json!({"fail_until": 2})))
+        .await
+        .unwrap()
+        .job_id()
+        .to_owned();
+    let failed = wait_job(&env.svc, &id, "first failure recorded", |j| {
+        j.status == "Failed"
+    })
+    .await;
+    assert_eq!(failed.attempts, 1);
+    assert!(
+        failed
+            .last_error
+            .as_deref()
+            .unwrap_or("")
+            .contains("transient failure on attempt 1"),
+        "{failed:?}"
+    );
+    assert!(failed.is_live(), "attempts remain, so it will run again");
+    let done = wait_job(&env.svc, &id, "retry succeeded", |j| j.status == "Done").await;
+    assert_eq!(done.attempts, 2);
+    let runs = w.recorder.runs();
+    assert_eq!(runs.iter().map(|r| r.attempt).collect::<Vec<_>>(), [1, 2]);
+    let gap = runs[1].started - runs[0].started;
+    assert!(
+        gap >= Duration::from_millis(750),
+        "the retry waited for its backoff ({gap:?})"
+    );
+    let failures = w.recorder.failures.lock().unwrap().clone();
+    assert_eq!(failures.len(), 1);
+    assert!(!failures[0].2, "not the final attempt");
+    w.stop().await;
+}
+
+pub async fn exhausted_jobs_are_kept_with_their_error(factory: Factory) {
+    let env = factory(|c| {
+        c.jobs.reconcile.max_attempts = 2;
+        c.jobs.reconcile.backoff_secs = 1;
+    })
+    .await;
+    let q = &env.svc.queue;
+    let w = Workers::start(&env.svc);
+    let id = q
+        .enqueue(job(json!({"fail": true})))
+        .await
+        .unwrap()
+        .job_id()
+        .to_owned();
+    let dead = wait_job(&env.svc, &id, "attempts exhausted", |j| {
+        j.status == "Failed" && j.attempts == 2
+    })
+    .await;
+    assert!(!dead.is_live());
+    assert!(
+        dead.last_error
+            .as_deref()
+            .unwrap_or("")
+            .contains("attempt 2"),
+        "{dead:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(w.recorder.runs().len(), 2, "no third attempt");
+    let finals: Vec<bool> = w
+        .recorder
+        .failures
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|f| f.2)
+        .collect();
+    assert_eq!(finals, [false, true]);
+    assert_eq!(
+        q.failed_jobs(10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|j| j.job_id.clone())
+            .collect::<Vec<_>>(),
+        std::slice::from_ref(&id)
+    );
+    // An operator retries it: fresh attempts.
+    assert!(q.retry_job(&id).await.unwrap());
+    wait_job(&env.svc, &id, "retried job failed again", |j| {
+        j.status == "Failed" && j.attempts == 2 && w.recorder.runs().len() == 4
+    })
+    .await;
+    assert!(!q.retry_job("no-such-job").await.unwrap());
+    w.stop().await;
+}
+
+pub async fn permanent_failures_stop_at_once(factory: Factory) {
+    let env = factory(|c| c.jobs.reconcile.max_attempts = 5).await;
+    let w = Workers::start(&env.svc);
+    let id = env
+        .svc
+        .queue
+        .enqueue(job(json!({"permanent": true})))
+        .await
+        .unwrap()
+        .job_id()
+        .to_owned();
+    let killed = wait_job(&env.svc, &id, "job killed", |j| j.status == "Killed").await;
+    assert!(
+        killed
+            .last_error
+            .as_deref()
+            .unwrap_or("")
+            .contains("bad input, giving up"),
+        "{killed:?}"
+    );
+    assert!(!killed.is_live());
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(w.recorder.runs().len(), 1);
+    assert!(
+        w.recorder.failures.lock().unwrap()[0].2,
+        "reported as final"
+    );
+    assert_eq!(env.svc.queue.failed_jobs(5).await.unwrap().len(), 1);
+    w.stop().await;
+}
+
+pub async fn timeouts_and_panics_are_retried(factory: Factory) {
+    let env = factory(|c| {
+        c.jobs.reconcile.timeout_secs = 1;
+        c.jobs.reconcile.backoff_secs = 1;
+    })
+    .await;
+    let w = Workers::start(&env.svc);
+    let slow = env
+        .svc
+        .queue
+        .enqueue(job(json!({"sleep_ms_on_first": 3000})))
+        .await
+        .unwrap()
+        .job_id()
+        .to_owned();
+    let panicky = env
+        .svc
+        .queue
+        .enqueue(job(json!({"panic_on_first": true})))
+        .await
+        .unwrap()
+        .job_id()
+        .to_owned();
+    for id in [&slow, &panicky] {
+        let done = wait_job(&env.svc, id, "retried job done", |j| j.status == "Done").await;
+        assert_eq!(
+            done.attempts, 2,
+            "the first attempt failed, the second succeeded"
+        );
+    }
+    let failures = w.recorder.failures.lock().unwrap().clone();
+    assert!(
+        failures
+            .iter()
+            .any(|(id, m, _)| *id == slow && m.contains("timed out")),
+        "{failures:?}"
+    );
+    assert!(
+        failures
+            .iter()
+            .any(|(id, m, _)| *id == panicky && m.contains("panicked")),
+        "{failures:?}"
+    );
+    w.stop().await;
+}
+
+pub async fn concurrency_is_bounded_per_kind(factory: Factory) {
+    let env = factory(|c| c.jobs.reconcile.concurrency = 2).await;
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        ids.push(
+            env.svc
+                .queue
+                .enqueue(job(json!({"sleep_ms": 400})))
+                .await
+                .unwrap()
+                .job_id()
+                .to_owned(),
+        );
+    }
+    let w = Workers::start(&env.svc);
+    for id in &ids {
+        wait_job(&env.svc, id, "job done", |j| j.status == "Done").await;
+    }
+    assert_eq!(
+        w.recorder.max_concurrent.load(Ordering::SeqCst),
+        2,
+        "two at a time, never more"
+    );
+    w.stop().await;
+}
+
+pub async fn shutdown_lets_in_flight_jobs_finish(factory: Factory) {
+    let env = factory(|c| {
+        c.queue.heartbeat_secs = 3;
+        c.queue.missed_heartbeats = 3;
+        c.workers.shutdown_timeout_secs = 5;
+    })
+    .await;
+    let w = Workers::start(&env.svc);
+    let id = env
+        .svc
+        .queue
+        .enqueue(job(json!({"sleep_ms": 1500})))
+        .await
+        .unwrap()
+        .job_id()
+        .to_owned();
+    cosmo_tests::wait_for("job started", Duration::from_secs(20), || async {
+        (!w.recorder.runs().is_empty()).then_some(())
+    })
+    .await;
+    let recorder = w.recorder.clone();
+    w.stop().await;
+    assert_eq!(
+        recorder.finished.lock().unwrap().clone(),
+        std::slice::from_ref(&id),
+        "the in-flight job finished before the worker stopped"
+    );
+    assert_eq!(
+        env.svc.queue.job(&id).await.unwrap().unwrap().status,
+        "Done"
+    );
+}
+
+pub async fn undecodable_payloads_are_killed(factory: Factory) {
+    let env = factory(defaults).await;
+    // A job that is not Cosmo's envelope (e.g. written by an older version or another
+    // tool). (Bytes that are not JSON at all fail inside apalis' codec, before any
+    // handler; see docs/queue.md.)
+    let raw = apalis_task(br#"{"legacy": "format"}"#);
+    let id = raw.0.clone();
+    match &env.svc.db {
+        cosmo_shared::db::Db::Sqlite(pool) => {
+            let mut conn = pool.acquire().await.unwrap();
+            apalis_sqlite::queries::push_tasks(&mut *conn, KIND.queue_name(), &[raw.1])
+                .await
+                .unwrap();
+        }
+        cosmo_shared::db::Db::Postgres(pool) => {
+            let mut conn = pool.acquire().await.unwrap();
+            apalis_postgres::queries::push_tasks(&mut *conn, KIND.queue_name(), vec![raw.1])
+                .await
+                .unwrap();
+        }
+    }
+    let w = Workers::start(&env.svc);
+    let good = env
+        .svc
+        .queue
+        .enqueue(job(json!({})))
+        .await
+        .unwrap()
+        .job_id()
+        .to_owned();
+    wait_job(&env.svc, &good, "the next job still runs", |j| {
+        j.status == "Done"
+    })
+    .await;
+    let killed = wait_job(&env.svc, &id, "bad job killed", |j| j.status == "Killed").await;
+    assert!(
+        killed
+            .last_error
+            .unwrap_or_default()
+            .contains("undecodable")
+    );
+    w.stop().await;
+}
+
+fn apalis_task(bytes: &[u8]) -> (String, apalis::prelude::Task<Vec<u8>>) {
+    use apalis::prelude::{TaskBuilder, TaskId};
+    let id = ulid::Ulid::generate();
+    (
+        id.to_string(),
+        TaskBuilder::new(bytes.to_vec())
+            .task_id(TaskId::from_ulid(id))
+            .max_attempts(1)
+            .build(),
+    )
+}

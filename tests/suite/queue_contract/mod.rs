@@ -1,0 +1,36 @@
+//! The queue contract: enqueueing, idempotency keys, retries with backoff, dead letters,
+//! timeouts, panics, concurrency and graceful shutdown behave the same on every queue
+//! backend. A backend joins with one `queue_contract!` line.
+
+mod cases;
+mod support;
+
+macro_rules! queue_contract {
+    ($backend:ident, $factory:path) => {
+        mod $backend {
+            queue_contract!(@cases $factory;
+                enqueue_is_idempotent_per_kind,
+                jobs_can_be_looked_up_and_counted,
+                workers_run_jobs_to_done,
+                failures_back_off_then_succeed,
+                exhausted_jobs_are_kept_with_their_error,
+                permanent_failures_stop_at_once,
+                timeouts_and_panics_are_retried,
+                concurrency_is_bounded_per_kind,
+                shutdown_lets_in_flight_jobs_finish,
+                undecodable_payloads_are_killed,
+            );
+        }
+    };
+    (@cases $factory:path; $($case:ident),+ $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $case() {
+                super::cases::$case($factory).await;
+            }
+        )+
+    };
+}
+
+queue_contract!(sqlite, crate::queue_contract::support::sqlite);
+queue_contract!(postgres, crate::queue_contract::support::postgres);

@@ -1,0 +1,185 @@
+//! Routes each job to its function, in a span carrying the job id, kind, attempt and
+//! the request id of the API call that caused it.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use cosmo_shared::job_runs::JobRun;
+use cosmo_shared::queue::JobKind;
+use cosmo_shared::queue::payloads::{ExtractEntities, Periodic, ProcessSource};
+use cosmo_shared::queue::runtime::{JobContext, JobHandler, JobOutcome};
+use cosmo_shared::services::Services;
+use serde::de::DeserializeOwned;
+use tracing::{Instrument, error, info_span, warn};
+
+use crate::error::{JobError, JobResult};
+use crate::{extract_entities, maintenance, process_source, reconcile};
+
+/// The worker's [`JobHandler`]: every job kind of this crate.
+#[derive(Debug, Clone)]
+pub struct Dispatcher {
+    svc: Services,
+}
+
+impl Dispatcher {
+    pub fn new(svc: Services) -> Self {
+        Self { svc }
+    }
+
+    /// Runs one job to completion (also how tests run jobs directly).
+    pub async fn run(
+        &self,
+        kind: JobKind,
+        payload: &serde_json::Value,
+        request_id: Option<String>,
+    ) -> JobResult {
+        self.execute(kind, payload, request_id, None)
+            .await
+            .map(|_| ())
+    }
+
+    /// Runs one job; periodic jobs return their recorded run.
+    pub async fn execute(
+        &self,
+        kind: JobKind,
+        payload: &serde_json::Value,
+        request_id: Option<String>,
+        job_id: Option<&str>,
+    ) -> JobResult<Option<JobRun>> {
+        let svc = &self.svc;
+        match kind {
+            JobKind::ProcessSource => {
+                process_source::run(svc, &parse::<ProcessSource>(payload)?, request_id)
+                    .await
+                    .map(|()| None)
+            }
+            JobKind::ExtractEntities => {
+                extract_entities::run(svc, &parse::<ExtractEntities>(payload)?)
+                    .await
+                    .map(|()| None)
+            }
+            _ => {
+                let as_of = parse::<Periodic>(payload)?
+                    .as_of
+                    .unwrap_or_else(|| svc.clock.now());
+                self.run_periodic(kind, as_of, job_id).await.map(Some)
+            }
+        }
+    }
+
+    /// Runs a periodic job for `as_of` and records the run (failed runs too).
+    pub async fn run_periodic(
+        &self,
+        kind: JobKind,
+        as_of: DateTime<Utc>,
+        job_id: Option<&str>,
+    ) -> JobResult<JobRun> {
+        let svc = &self.svc;
+        let started_at = svc.clock.now();
+        let timer = std::time::Instant::now();
+        let result = match kind {
+            JobKind::Reconcile => reconcile::run(svc).await,
+            _ => maintenance::run(svc, kind, as_of).await,
+        };
+        let report = result.as_ref().cloned().unwrap_or_default();
+        let run = JobRun {
+            run_id: ulid::Ulid::generate().to_string(),
+            job_kind: kind.to_string(),
+            job_id: job_id.map(str::to_owned),
+            as_of,
+            started_at,
+            finished_at: started_at
+                + chrono::Duration::milliseconds(timer.elapsed().as_millis() as i64),
+            duration_ms: timer.elapsed().as_millis() as i64,
+            examined: report.examined,
+            changed: report.changed,
+            archived: report.archived,
+            status: if result.is_ok() {
+                "succeeded"
+            } else {
+                "failed"
+            }
+            .into(),
+            error: result.as_ref().err().map(|e| e.message.clone()),
+            details: serde_json::Value::Object(report.details).to_string(),
+        };
+        if kind != JobKind::Reconcile || run.changed > 0 || run.status == "failed" {
+            svc.runs
+                .record(&run)
+                .await
+                .map_err(|e| JobError::retry(format!("recording the run: {e:#}")))?;
+        }
+        tracing::info!(kind = %kind, %as_of, examined = run.examined, changed = run.changed,
+            archived = run.archived, duration_ms = run.duration_ms, "periodic job ran");
+        result.map(|_| run)
+    }
+}
+
+fn parse<T: DeserializeOwned>(payload: &serde_json::Value) -> JobResult<T> {
+    serde_json::from_value(payload.clone())
+        .map_err(|e| JobError::permanent(format!("malformed job payload: {e}")))
+}
+
+#[async_trait]
+impl JobHandler for Dispatcher {
+    async fn handle(&self, job: &JobContext) -> JobOutcome {
+        let span = info_span!(
+            "job", job_id = %job.job_id, kind = %job.kind, attempt = job.attempt,
+            request_id = job.envelope.request_id.as_deref().unwrap_or("-"),
+        );
+        async {
+            let delay = self.svc.config.workers.job_delay_ms;
+            if delay > 0 {
+                tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+            }
+            let payload = &job.envelope.payload;
+            let request_id = job.envelope.request_id.clone();
+            match self
+                .execute(job.kind, payload, request_id, Some(&job.job_id))
+                .await
+            {
+                Ok(_) => JobOutcome::Done,
+                Err(e) if e.retryable => JobOutcome::Retry(e.message),
+                Err(e) => JobOutcome::Fail(e.message),
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn failed(&self, job: &JobContext, message: &str, final_attempt: bool) {
+        if final_attempt {
+            error!(job_id = %job.job_id, kind = %job.kind, attempt = job.attempt, %message, "job failed for good");
+        } else {
+            warn!(job_id = %job.job_id, kind = %job.kind, attempt = job.attempt, %message, "job failed; will retry");
+        }
+        let (svc, now) = (&self.svc, self.svc.clock.now());
+        let recorded = match job.kind {
+            JobKind::ProcessSource => match parse::<ProcessSource>(&job.envelope.payload) {
+                Ok(p) => {
+                    svc.graph
+                        .record_processing_error(&p.entity_key, Some(message), now)
+                        .await
+                }
+                Err(_) => Ok(()),
+            },
+            JobKind::ExtractEntities => match parse::<ExtractEntities>(&job.envelope.payload) {
+                Ok(p) => {
+                    svc.graph
+                        .record_extraction_error(
+                            &p.entity_key,
+                            &p.user_id,
+                            message,
+                            final_attempt,
+                            now,
+                        )
+                        .await
+                }
+                Err(_) => Ok(()),
+            },
+            _ => Ok(()),
+        };
+        if let Err(e) = recorded {
+            warn!(job_id = %job.job_id, error = %e, "could not record the failure on the source");
+        }
+    }
+}

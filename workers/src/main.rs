@@ -1,0 +1,41 @@
+//! The `workers` process: runs jobs from the queue.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use cosmo_shared::config::Config;
+use cosmo_shared::services::Services;
+use cosmo_shared::telemetry;
+
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    about = "Cosmo workers: run pipeline and maintenance jobs from the queue"
+)]
+struct Args {
+    /// Configuration file (TOML); `COSMO_…` variables override it.
+    #[arg(long, env = "COSMO_CONFIG")]
+    config: Option<PathBuf>,
+    /// Job kinds to serve, comma-separated (default: all), e.g. `process-source,extract-entities`.
+    #[arg(long, value_delimiter = ',')]
+    jobs: Vec<String>,
+    /// Jobs of each kind this process runs at once (overrides `jobs.<kind>.concurrency`).
+    #[arg(long)]
+    concurrency: Option<usize>,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let mut config = Config::load(args.config.as_deref())?;
+    if !args.jobs.is_empty() {
+        config.workers.jobs = args.jobs;
+    }
+    if let Some(n) = args.concurrency {
+        anyhow::ensure!(n >= 1, "--concurrency must be at least 1");
+        config.jobs.set_concurrency(n);
+    }
+    telemetry::init(&config.log);
+    let svc = Services::connect(config).await?;
+    cosmo_workers::process::run(svc, telemetry::shutdown_signal()).await
+}

@@ -1,0 +1,105 @@
+//! `process-source` (Phase 1): type-specific cleanup, then summary + keywords + tags in
+//! one structured model call, an embedding of the summary, the in-place update, and the
+//! owner's extraction (plus any extraction a participant asked for meanwhile).
+
+use cosmo_shared::cleanup;
+use cosmo_shared::domain::raw::RawContent;
+use cosmo_shared::domain::{ExtractionStatus, ProcessedContent, ProcessingStatus, Source};
+use cosmo_shared::pipeline;
+use cosmo_shared::queue::payloads::ProcessSource;
+use cosmo_shared::services::Services;
+use tracing::{info, warn};
+
+use cosmo_shared::queue::JobKind;
+
+use crate::error::{JobError, JobResult};
+use crate::metering::Metered;
+
+pub async fn run(svc: &Services, job: &ProcessSource, request_id: Option<String>) -> JobResult {
+    let key = &job.entity_key;
+    let Some(source) = svc.graph.source(key).await? else {
+        warn!(entity_key = %key, "source no longer exists; nothing to process");
+        return Ok(());
+    };
+    if source.processing_status == ProcessingStatus::Raw {
+        svc.graph
+            .mark_processing_started(key, svc.clock.now())
+            .await?;
+        let processed = process(svc, &source).await?;
+        if !svc
+            .graph
+            .save_processed(key, &processed, svc.clock.now())
+            .await?
+        {
+            warn!(entity_key = %key, "source deleted while processing");
+            return Ok(());
+        }
+        info!(entity_key = %key, keywords = processed.keywords.len(), "source processed");
+    }
+    // Whether just processed or processed by an earlier attempt: make sure the owner's
+    // extraction and every participant's unfinished one are queued (a participant who
+    // asked before processing finished had their job return early).
+    pipeline::request_extraction(svc, key, &source.user_id, request_id.clone())
+        .await
+        .map_err(|e| JobError::retry(format!("enqueueing extraction: {e:#}")))?;
+    for record in svc.graph.extractions(key).await? {
+        if record.user_id != source.user_id && record.status != ExtractionStatus::Extracted {
+            pipeline::enqueue_extraction(svc, key, &record.user_id, request_id.clone())
+                .await
+                .map_err(|e| JobError::retry(format!("enqueueing extraction: {e:#}")))?;
+        }
+    }
+    Ok(())
+}
+
+async fn process(svc: &Services, source: &Source) -> JobResult<ProcessedContent> {
+    let meter = Metered {
+        svc,
+        kind: JobKind::ProcessSource,
+        user_id: &source.user_id,
+    };
+    let raw = RawContent::parse(source.source_type, &source.raw_content)
+        .map_err(|e| JobError::permanent(format!("stored raw_content is unreadable: {e}")))?;
+    let rendered = cleanup::render(&raw);
+    let content = if source.source_type.is_transcript() {
+        meter
+            .record(svc.models.processor.clean_transcript(&rendered).await?)
+            .await?
+    } else {
+        rendered
+    };
+    let facts = meter
+        .record(
+            svc.models
+                .processor
+                .describe(source.source_type, &content)
+                .await?,
+        )
+        .await?;
+    if facts.summary.trim().is_empty() {
+        return Err(JobError::retry("the model returned an empty summary"));
+    }
+    let mut embedding = meter
+        .record(
+            svc.models
+                .embedder
+                .embed(std::slice::from_ref(&facts.summary))
+                .await?,
+        )
+        .await?;
+    let embedding = embedding.pop().unwrap_or_default();
+    let expected = svc.config.models.embedding_dimensions;
+    if embedding.len() != expected {
+        return Err(JobError::permanent(format!(
+            "embedding has {} dimensions, models.embedding_dimensions is {expected}",
+            embedding.len()
+        )));
+    }
+    Ok(ProcessedContent {
+        content,
+        summary: facts.summary.trim().to_owned(),
+        keywords: facts.keywords.into_iter().take(10).collect(),
+        tags: facts.tags.into_iter().take(5).collect(),
+        embedding,
+    })
+}

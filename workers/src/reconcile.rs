@@ -1,0 +1,94 @@
+//! `reconcile` (SPEC §4.4): Sources stuck in `raw`/`processed` and extractions stuck
+//! `pending`/`in_progress` with no live job get one. That covers an API that wrote a
+//! Source but could not reach the queue, and a job lost any other way. Jobs that gave up
+//! (dead letters) are left for an operator: they failed for a reason.
+
+use chrono::Duration;
+use cosmo_shared::domain::{ExtractionStatus, ProcessingStatus};
+use cosmo_shared::job_runs::RunReport;
+use cosmo_shared::queue::NewJob;
+use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
+use cosmo_shared::services::Services;
+use serde::Serialize;
+use tracing::info;
+
+use crate::error::JobResult;
+
+impl From<ReconcileReport> for RunReport {
+    fn from(r: ReconcileReport) -> Self {
+        let mut out = RunReport {
+            examined: (r.sources_examined + r.extractions_examined) as i64,
+            changed: (r.jobs_enqueued + r.jobs_revived) as i64,
+            ..RunReport::default()
+        };
+        out.add("jobs_enqueued", r.jobs_enqueued as i64);
+        out.add("jobs_revived", r.jobs_revived as i64);
+        out
+    }
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+pub struct ReconcileReport {
+    pub sources_examined: usize,
+    pub extractions_examined: usize,
+    pub jobs_enqueued: usize,
+    pub jobs_revived: usize,
+}
+
+pub async fn run(svc: &Services) -> JobResult<RunReport> {
+    let cfg = &svc.config.reconciler;
+    let before = svc.clock.now() - Duration::seconds(cfg.stuck_after_secs as i64);
+    let mut report = ReconcileReport::default();
+
+    for source in svc.graph.stuck_sources(before, cfg.batch_size).await? {
+        report.sources_examined += 1;
+        let key = &source.entity_key;
+        if source.processing_status == ProcessingStatus::Raw {
+            ensure_live(svc, ProcessSource::job(key), &mut report).await?;
+            continue;
+        }
+        // Processed, but the owner's extraction never got (or lost) its job.
+        let owner = svc.graph.extraction(key, &source.user_id).await?;
+        if owner.is_some_and(|r| r.status == ExtractionStatus::Extracted) {
+            continue;
+        }
+        if ensure_live(svc, ExtractEntities::job(key, &source.user_id), &mut report).await? {
+            svc.graph
+                .request_extraction(key, &source.user_id, svc.clock.now())
+                .await?;
+        }
+    }
+    for record in svc.graph.stuck_extractions(before, cfg.batch_size).await? {
+        report.extractions_examined += 1;
+        ensure_live(
+            svc,
+            ExtractEntities::job(&record.source_key, &record.user_id),
+            &mut report,
+        )
+        .await?;
+    }
+    if report.jobs_enqueued + report.jobs_revived > 0 {
+        info!(?report, "reconciler re-queued stuck work");
+    }
+    Ok(report.into())
+}
+
+/// Enqueues `job` unless a live job with its key exists; revives a job that finished
+/// (`Done`) although its work is still outstanding. A job that gave up is left alone.
+/// Returns whether a job was enqueued or revived.
+async fn ensure_live(svc: &Services, job: NewJob, report: &mut ReconcileReport) -> JobResult<bool> {
+    let key = job.idempotency_key.clone().unwrap_or_default();
+    match svc.queue.job_by_key(job.kind, &key).await? {
+        None => {
+            svc.queue.enqueue(job).await?;
+            report.jobs_enqueued += 1;
+            Ok(true)
+        }
+        Some(existing) if existing.status == "Done" => {
+            svc.queue.retry_job(&existing.job_id).await?;
+            report.jobs_revived += 1;
+            Ok(true)
+        }
+        Some(_) => Ok(false),
+    }
+}
