@@ -273,3 +273,32 @@ async fn a_source_the_queue_never_got_is_processed_once_the_queue_is_back() {
     api.wait_extracted(&key).await;
 }
 
+/// Another process sharing the file (an operator's `cosmo migrate` after an upgrade)
+/// changes the schema while the server runs: the server's open connections must keep
+/// serving writes.
+#[tokio::test]
+async fn a_migration_by_another_process_does_not_break_the_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, api) = process::embedded(dir.path(), KEY, &[]).await;
+    let g = graph(dir.path()).await;
+    for round in 0..4 {
+        let text = format!("Round {round}: lunch with Sarah Chen about the hiring plan.");
+        let (status, body) = api.post("/api/sources", &text_note("alex", &text)).await;
+        assert_eq!(status, StatusCode::ACCEPTED, "before the change: {body}");
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+            "CREATE TABLE added_by_a_migration_{round} (x INTEGER)"
+        )))
+        .execute(g.pool())
+        .await
+        .unwrap();
+        for n in 0..3 {
+            let text = format!("Round {round}, note {n}: Sarah Chen sent the budget.");
+            let (status, body) = api.post("/api/sources", &text_note("alex", &text)).await;
+            assert_eq!(status, StatusCode::ACCEPTED, "after the change: {body}");
+        }
+    }
+}
+
+fn text_note(user: &str, text: &str) -> serde_json::Value {
+    json!({ "user_id": user, "source_type": "text-note", "raw_content": { "content": text } })
+}

@@ -79,6 +79,18 @@ pub async fn open_pool(path: &Path, max_connections: u32) -> anyhow::Result<Sqli
     }
     SqlitePoolOptions::new()
         .max_connections(max_connections)
+        // Another connection's DDL (a migration run by a second process) expires this
+        // connection's schema. The first write to a table with FTS5 triggers that then
+        // re-prepares fails with "no such table" (seen with SQLite 3.51); reading the
+        // schema table first reloads the schema before any real statement runs.
+        .before_acquire(|conn, _| {
+            Box::pin(async move {
+                sqlx::query("SELECT 1 FROM sqlite_schema LIMIT 1")
+                    .execute(&mut *conn)
+                    .await?;
+                Ok(true)
+            })
+        })
         .connect_with(connect_options(path))
         .await
         .with_context(|| format!("opening SQLite database {}", path.display()))
