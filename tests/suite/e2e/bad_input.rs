@@ -262,6 +262,34 @@ async fn bad_requests_get_precise_errors_and_change_nothing() {
         1,
         "one source for the key"
     );
+    // The integration's own id de-duplicates the same way, without any header.
+    let client = &api;
+    let external = |content: &str| {
+        let body = with(&|b| {
+            b["raw_content"]["content"] = json!(content);
+            b["external_id"] = json!("gmail:msg-42");
+        });
+        async move { client.post("/api/sources", &body).await }
+    };
+    let (status, mail) = external("The mail as first synced.").await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{mail}");
+    let (status, resync) = external("The mail as first synced.").await;
+    assert_eq!(
+        (status, resync["duplicate"].as_bool(), &resync["entity_key"]),
+        (StatusCode::OK, Some(true), &mail["entity_key"])
+    );
+    assert_error(
+        "external id reuse",
+        external("Edited after the first sync.").await,
+        StatusCode::CONFLICT,
+        "conflict",
+        None,
+    );
+    assert_eq!(
+        g.sources_for_user("alice", None, 10).await.unwrap().len(),
+        2,
+        "one source per idempotency key and one per external id"
+    );
     let reuse_with_new_user = with(&|b| {
         b["raw_content"]["content"] = json!("Third version.");
         b["participants"] = json!(["zoe"]);
@@ -332,6 +360,11 @@ async fn bad_requests_get_precise_errors_and_change_nothing() {
             .unwrap()
             .is_empty(),
         "the refused source was not written"
+    );
+    assert_eq!(
+        g.sources_for_user("alice", None, 10).await.unwrap().len(),
+        2,
+        "nor one for the other tenant's user"
     );
     assert_eq!(
         other_api.get("/api/users/zed").await.0,

@@ -3,6 +3,7 @@
 //! backend. A backend joins with one `queue_contract!` line.
 
 mod cases;
+mod notify;
 mod support;
 
 macro_rules! queue_contract {

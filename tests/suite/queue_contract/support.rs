@@ -145,11 +145,16 @@ pub struct Workers {
 
 impl Workers {
     pub fn start(svc: &Services) -> Self {
+        Self::start_kinds(svc, vec![KIND])
+    }
+
+    /// Workers for the given kinds, all handled by the recorder.
+    pub fn start_kinds(svc: &Services, kinds: Vec<JobKind>) -> Self {
         let recorder = Arc::new(Recorder::default());
         let (stop, mut rx) = watch::channel(false);
         let cfg = &svc.config;
         let opts = WorkerOptions {
-            kinds: vec![KIND],
+            kinds,
             name: "contract".into(),
             queue: cfg.queue.clone(),
             jobs: cfg.jobs.clone(),

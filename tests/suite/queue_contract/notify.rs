@@ -1,0 +1,46 @@
+//! PostgreSQL only: a pipeline job enqueued by another process is picked up by
+//! LISTEN/NOTIFY, not by the next poll. SQLite has no notifications across processes;
+//! there the poll interval is the pickup delay (see docs/queue.md).
+
+use cosmo_shared::queue::{JobKind, NewJob};
+use cosmo_tests::pg::TempPostgres;
+use cosmo_tests::stores;
+use serde_json::json;
+
+use std::time::Duration;
+
+use cosmo_tests::wait_for;
+
+use super::support::Workers;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_process_s_job_is_picked_up_by_notification_not_by_polling() {
+    let dir = tempfile::tempdir().unwrap();
+    let pg = TempPostgres::create().await;
+    let mut config = stores::test_config(&pg.url, &dir.path().join("graph.db"));
+    // A poll and a heartbeat an hour away: only a notification can wake the worker.
+    config.queue.poll_interval_ms = 3_600_000;
+    config.queue.heartbeat_secs = 3_600;
+    let worker_side = stores::connect(config.clone()).await;
+    // The API process: its own connection pool to the same database.
+    let api_side = stores::connect(config).await;
+    let workers = Workers::start_kinds(&worker_side, vec![JobKind::ProcessSource]);
+    // The first job may be found by the worker's first poll at start-up; every later
+    // one is enqueued after the worker has run a job, so only NOTIFY can deliver it.
+    for n in 0..3 {
+        api_side
+            .queue
+            .enqueue(NewJob::new(JobKind::ProcessSource, json!({ "n": n })))
+            .await
+            .unwrap();
+        // The handler ran it. (Not the job's row: apalis writes the outcome on the
+        // worker's next wake-up, which here is the next notification.)
+        wait_for(
+            "the job, delivered by NOTIFY",
+            Duration::from_secs(30),
+            || async { (workers.recorder.finished.lock().unwrap().len() == n + 1).then_some(()) },
+        )
+        .await;
+    }
+    workers.stop().await;
+}
