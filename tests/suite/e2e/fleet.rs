@@ -93,27 +93,23 @@ async fn fleet(dir: &Path, graph: &[(&str, &str)], user: &str) {
     );
     let api = Api::new(format!("http://{bind}"), Some(KEY));
     process::wait_healthy(&api).await;
+    // Two identical worker processes serving every job kind: how an operator scales.
     let health = process::free_port().to_string();
-    let args = [
-        "--jobs",
-        "process-source,extract-entities",
-        "--concurrency",
-        "2",
-    ];
-    let _pipeline = Proc::start(
+    let args = ["--concurrency", "2"];
+    let _worker_a = Proc::start(
         "workers",
         &args,
         dir,
         &with_graph(&[
-            ("COSMO_WORKERS__NAME", "pipeline"),
+            ("COSMO_WORKERS__NAME", "worker-a"),
             ("COSMO_WORKERS__HEALTH_PORT", &health),
         ]),
     );
-    let _maintenance = Proc::start(
+    let _worker_b = Proc::start(
         "workers",
-        &["--jobs", "reconcile"],
+        &args,
         dir,
-        &with_graph(&[("COSMO_WORKERS__NAME", "maintenance")]),
+        &with_graph(&[("COSMO_WORKERS__NAME", "worker-b")]),
     );
     let _scheduler = Proc::start(
         "scheduler",
@@ -122,9 +118,27 @@ async fn fleet(dir: &Path, graph: &[(&str, &str)], user: &str) {
         &with_graph(&[("COSMO_SCHEDULER__RECONCILE", "*/1 * * * * *")]),
     );
 
-    let key = api.post_source(&fixtures::meeting(user)).await;
-    let view = api.wait_extracted(&key).await;
-    assert!(!view["summary"].as_str().unwrap().is_empty());
+    let mut keys = Vec::new();
+    for (_, body) in fixtures::every_type(user) {
+        keys.push(api.post_source(&body).await);
+    }
+    let q = queue(&backend, dir).await;
+    for key in &keys {
+        let view = api.wait_extracted(key).await;
+        assert!(!view["summary"].as_str().unwrap().is_empty());
+        // Each job ran once, on one of the two workers.
+        let job = q
+            .job_by_key(JobKind::ProcessSource, key)
+            .await
+            .unwrap()
+            .expect("the source's job");
+        assert_eq!(job.attempts, 1, "{job:?}");
+        let by = job.lock_by.unwrap_or_default();
+        assert!(
+            by.starts_with("worker-a/") || by.starts_with("worker-b/"),
+            "run by a fleet worker: {by}"
+        );
+    }
     let (status, ready) = api.get("/readyz").await;
     assert_eq!(
         (status.as_u16(), ready["queue"]["backend"].as_str()),
@@ -139,8 +153,7 @@ async fn fleet(dir: &Path, graph: &[(&str, &str)], user: &str) {
         "the worker's health port answers"
     );
 
-    // The scheduler process fires the reconciler; a reconcile-only worker runs it.
-    let q = queue(&backend, dir).await;
+    // The scheduler process fires the reconciler; a worker runs it.
     wait_for(
         "a scheduled reconcile job to run",
         Duration::from_secs(30),
