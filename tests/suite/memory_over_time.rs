@@ -278,6 +278,33 @@ async fn scenario(svc: Services, user: String) {
             .len(),
         2
     );
+
+    // One more call joins the second Storyline and dirties the Macro: the next nights'
+    // refreshes rewrite both, and running every job again for that night is a no-op.
+    w.at(131).await;
+    w.ingest(call_with_sarah(&w.user, 131, "hiring freeze"))
+        .await;
+    let dirty = w
+        .svc
+        .graph
+        .macro_by_id(&mac.macro_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        dirty.is_dirty && dirty.total_source_count == 12,
+        "{dirty:?}"
+    );
+    reruns_change_nothing(&w, 132).await;
+    let refreshed = w
+        .svc
+        .graph
+        .macro_by_id(&mac.macro_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!refreshed.is_dirty);
+    assert_ne!(refreshed.description, mac.description);
 }
 
 /// Tentative vs confirmed memories under decay, and note lifetimes under cleanup.
