@@ -2,8 +2,8 @@
 //!
 //! * `cosmo-bench decay --nodes N` seeds N semantic nodes (spread over 1,000 users) into
 //!   a fresh embedded store, then runs the `decay` job once over them and prints the
-//!   time and the process's peak memory. Run each size in its own process: the peak is
-//!   per process.
+//!   time and the peak memory of the run. Seeding runs in a child process
+//!   (`cosmo-bench seed`), so the peak printed is the decay run's alone.
 
 use std::time::Instant;
 
@@ -26,6 +26,13 @@ enum Command {
         #[arg(long, default_value_t = 100_000)]
         nodes: u64,
     },
+    /// Seeds N semantic nodes into the embedded store in `dir` (run by `decay`).
+    Seed {
+        #[arg(long)]
+        nodes: u64,
+        #[arg(long)]
+        dir: std::path::PathBuf,
+    },
 }
 
 /// Peak resident memory of this process, in MiB (Linux `VmHWM`).
@@ -45,18 +52,24 @@ fn peak_mib() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// When the seeded nodes were created: the decay run is 30 days later.
+fn created() -> DateTime<Utc> {
+    "2026-01-01T00:00:00Z".parse().expect("a valid time")
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let Cli {
-        command: Command::Decay { nodes },
-    } = Cli::parse();
-    let dir = tempfile::tempdir()?;
-    let svc = stores::sqlite(dir.path()).await;
-    let created: DateTime<Utc> = "2026-01-01T00:00:00Z".parse()?;
+    match Cli::parse().command {
+        Command::Seed { nodes, dir } => seed(nodes, &dir).await,
+        Command::Decay { nodes } => decay(nodes).await,
+    }
+}
+
+async fn seed(nodes: u64, dir: &std::path::Path) -> anyhow::Result<()> {
+    let svc = stores::sqlite(dir).await;
     let cosmo_shared::db::Db::Sqlite(pool) = &svc.db else {
         anyhow::bail!("embedded store expected")
     };
-    let seeding = Instant::now();
     sqlx::query(
         "WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < $1 - 1)
          INSERT INTO nodes (entity_key, user_id, kind, identity_name, name, created_by, salience, state,
@@ -68,20 +81,32 @@ async fn main() -> anyhow::Result<()> {
          FROM seq",
     )
     .bind(nodes as i64)
-    .bind(created.timestamp_micros())
+    .bind(created().timestamp_micros())
     .execute(pool)
     .await?;
+    Ok(())
+}
+
+async fn decay(nodes: u64) -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let seeding = Instant::now();
+    let status = std::process::Command::new(std::env::current_exe()?)
+        .args(["seed", "--nodes", &nodes.to_string(), "--dir"])
+        .arg(dir.path())
+        .status()?;
+    anyhow::ensure!(status.success(), "seeding failed: {status}");
     let seeded_in = seeding.elapsed();
+    let svc = stores::sqlite(dir.path()).await;
     let before = peak_mib();
     let started = Instant::now();
     let run = Dispatcher::new(svc.clone())
-        .run_periodic(JobKind::Decay, created + Duration::days(30), None)
+        .run_periodic(JobKind::Decay, created() + Duration::days(30), None)
         .await
         .map_err(|e| anyhow::anyhow!(e.message))?;
     let took = started.elapsed();
     println!(
         "decay nodes={nodes} examined={} changed={} archived={} seconds={:.2} nodes_per_second={:.0} \
-         peak_rss_mib={:.1} peak_rss_before_run_mib={before:.1} seeding_seconds={:.1}",
+         peak_rss_mib={:.1} rss_before_run_mib={before:.1} seeding_seconds={:.1}",
         run.examined,
         run.changed,
         run.archived,
