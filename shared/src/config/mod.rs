@@ -18,7 +18,7 @@ pub use crate::lifecycle::LifecycleParams;
 pub use crate::queue::JobsConfig;
 pub use graph::{GraphBackend, GraphConfig, Neo4jConfig};
 pub use maintenance::{MaintenanceConfig, SchedulerConfig, parse_cron};
-pub use models::{ModelsConfig, OpenAiConfig, Provider, ProvidersConfig};
+pub use models::{LocalConfig, ModelsConfig, OpenAiConfig, Provider, ProvidersConfig};
 pub use retrieval::RetrievalConfig;
 
 #[derive(Clone, Default, Serialize, Deserialize)]
@@ -185,20 +185,14 @@ impl Default for LogConfig {
     }
 }
 
-/// The top-level sections, as `COSMO_<SECTION>__…` variables name them.
-const SECTIONS: &[&str] = &[
-    "server",
-    "database",
-    "graph",
-    "queue",
-    "jobs",
-    "workers",
-    "auth",
-    "models",
-    "reconciler",
-    "scheduler",
-    "log",
-];
+/// The top-level sections, as `COSMO_<SECTION>__…` variables name them: every field of
+/// [`Config`], read off its serialised defaults so a new section cannot be forgotten.
+fn sections() -> Vec<String> {
+    match serde_json::to_value(Config::default()) {
+        Ok(serde_json::Value::Object(fields)) => fields.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
 
 impl Config {
     /// Defaults, then `file` (if given, it must exist; else `cosmo.toml` if present),
@@ -219,12 +213,13 @@ impl Config {
             }
             None => {}
         }
-        let figment = figment.merge(Env::prefixed("COSMO_").split("__").filter(|key| {
+        let sections = sections();
+        let figment = figment.merge(Env::prefixed("COSMO_").split("__").filter(move |key| {
             // Only variables naming a section are settings; others (COSMO_CONFIG, test
             // tooling) are not ours to refuse. Typos inside a section are still refused.
             let key = key.as_str().to_ascii_lowercase();
             let section = key.split(['.', '_']).next().unwrap_or_default();
-            SECTIONS.contains(&section)
+            sections.iter().any(|s| s == section)
         }));
         let config: Config = figment
             .extract()
@@ -340,6 +335,23 @@ mod tests {
                 "other fields keep their per-kind default"
             );
             assert_eq!(c.jobs.extract_entities.max_attempts, 3);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn every_section_can_be_set_from_the_environment() {
+        Jail::expect_with(|jail| {
+            jail.set_env("COSMO_LIFECYCLE__ACCESS_BOOST", "0.06");
+            jail.set_env("COSMO_MAINTENANCE__BATCH_SIZE", "250");
+            jail.set_env("COSMO_RETRIEVAL__CANDIDATES_PER_SIGNAL", "17");
+            jail.set_env("COSMO_SCHEDULER__CATCH_UP_HOURS", "3");
+            let c = Config::load(None).map_err(|e| e.to_string())?;
+            assert_eq!(c.lifecycle.access_boost, 0.06);
+            assert_eq!(c.maintenance.batch_size, 250);
+            assert_eq!(c.retrieval.candidates_per_signal, 17);
+            assert_eq!(c.scheduler.catch_up_hours, 3);
+            assert_eq!(sections().len(), 14, "one entry per field of Config");
             Ok(())
         });
     }
