@@ -169,8 +169,10 @@ impl JobQueue for PostgresQueue {
         .rows_affected();
         if let Some(user) = user_id {
             n += sqlx::query(
+                // The key is `<source key>:<user>`; source keys never hold ':', user ids
+                // may, so the user is everything after the first ':'.
                 "DELETE FROM apalis.jobs WHERE status <> 'Running' AND job_type = $1
-                   AND right(idempotency_key, length($2) + 1) = ':' || $2",
+                   AND substr(idempotency_key, strpos(idempotency_key, ':') + 1) = $2",
             )
             .bind(crate::queue::JobKind::ExtractEntities.queue_name())
             .bind(user)

@@ -162,8 +162,10 @@ impl JobQueue for SqliteQueue {
         }
         if let Some(user) = user_id {
             n += sqlx::query(
+                // The key is `<source key>:<user>`; source keys never hold ':', user ids
+                // may, so the user is everything after the first ':'.
                 "DELETE FROM Jobs WHERE status <> 'Running' AND job_type = $1
-                   AND substr(idempotency_key, -(length($2) + 1)) = ':' || $2",
+                   AND substr(idempotency_key, instr(idempotency_key, ':') + 1) = $2",
             )
             .bind(crate::queue::JobKind::ExtractEntities.queue_name())
             .bind(user)

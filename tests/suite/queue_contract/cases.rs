@@ -429,3 +429,46 @@ fn apalis_task(bytes: &[u8]) -> (String, apalis::prelude::Task<Vec<u8>>) {
             .build(),
     )
 }
+
+pub async fn erasure_purges_exactly_the_jobs_about_it(factory: Factory) {
+    use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
+    let env = factory(defaults).await;
+    let q = &env.svc.queue;
+    let (erased, kept) = ("5f0c7d0e-erased-source", "8a1b2c3d-kept-source");
+    let ids = [
+        ProcessSource::job(erased),
+        ExtractEntities::job(erased, "alice"),
+        ProcessSource::job(kept),
+        ExtractEntities::job(kept, "bob"),
+        ExtractEntities::job(kept, "x:bob"),
+        ExtractEntities::job(kept, "bob:x"),
+        ExtractEntities::job(kept, "carol"),
+    ];
+    let mut by_key = Vec::new();
+    for job in ids {
+        let key = job.idempotency_key.clone().unwrap();
+        by_key.push((key, q.enqueue(job).await.unwrap().job_id().to_owned()));
+    }
+    // Erasing a Source takes its jobs; erasing user bob takes bob's extractions only.
+    let purged = q
+        .purge_about(&[erased.to_owned()], Some("bob"))
+        .await
+        .unwrap();
+    let mut left = Vec::new();
+    for (key, id) in &by_key {
+        if q.job(id).await.unwrap().is_some() {
+            left.push(key.as_str());
+        }
+    }
+    assert_eq!(
+        left,
+        [
+            kept.to_owned(),
+            format!("{kept}:x:bob"),
+            format!("{kept}:bob:x"),
+            format!("{kept}:carol")
+        ],
+        "purged {purged}"
+    );
+    assert_eq!(purged, 3);
+}

@@ -20,6 +20,7 @@ macro_rules! queue_contract {
                 concurrency_is_bounded_per_kind,
                 shutdown_lets_in_flight_jobs_finish,
                 undecodable_payloads_are_killed,
+                erasure_purges_exactly_the_jobs_about_it,
             );
         }
     };
