@@ -73,6 +73,32 @@ impl<S: Send + Sync> FromRequestParts<S> for RequestId {
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonBody(pub Value);
 
+/// A JSON body that may be left out (empty or whitespace only → `None`); otherwise as
+/// [`JsonBody`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionalJsonBody(pub Option<Value>);
+
+/// The raw body, with the size limit's rejection as Cosmo's JSON 413.
+async fn body_bytes<S>(req: Request, state: &S) -> Result<Bytes, ApiError>
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    let limit = AppState::from_ref(state).svc.config.server.body_limit_bytes;
+    Bytes::from_request(req, state).await.map_err(|rejection| {
+        if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge { limit }
+        } else {
+            ApiError::MalformedJson(format!("could not read the request body: {rejection}"))
+        }
+    })
+}
+
+fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::MalformedJson(format!("the request body is not valid JSON: {e}")))
+}
+
 impl<S> FromRequest<S> for JsonBody
 where
     AppState: FromRef<S>,
@@ -81,21 +107,28 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let limit = AppState::from_ref(state).svc.config.server.body_limit_bytes;
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge { limit }
-            } else {
-                ApiError::MalformedJson(format!("could not read the request body: {rejection}"))
-            }
-        })?;
+        let bytes = body_bytes(req, state).await?;
         if bytes.is_empty() {
             return Err(ApiError::MalformedJson(
                 "the request body is empty; expected a JSON object".into(),
             ));
         }
-        serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
-            ApiError::MalformedJson(format!("the request body is not valid JSON: {e}"))
-        })
+        parse_json(&bytes).map(JsonBody)
+    }
+}
+
+impl<S> FromRequest<S> for OptionalJsonBody
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = body_bytes(req, state).await?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Self(None));
+        }
+        parse_json(&bytes).map(|v| Self(Some(v)))
     }
 }

@@ -184,6 +184,14 @@ async fn an_operator_runs_a_job_now_and_reads_what_it_did() {
     );
     let (status, _) = api.post("/api/admin/jobs/nonsense/run", &json!({})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    // An oversized body gets the same JSON 413 as every other endpoint.
+    let huge = json!({ "as_of": "x".repeat(2 * 1024 * 1024) });
+    let (status, error) = api.post("/api/admin/jobs/decay/run", &huge).await;
+    assert_eq!(
+        (status, error["error"]["code"].as_str()),
+        (StatusCode::PAYLOAD_TOO_LARGE, Some("payload_too_large")),
+        "{error}"
+    );
     let tenant = Api::new(&api.base, Some(&create_key(dir.path()).await));
     assert_eq!(
         tenant.post("/api/admin/jobs/decay/run", &json!({})).await.0,

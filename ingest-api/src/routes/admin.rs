@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Tenant;
+use crate::extract::{OptionalJsonBody, Tenant};
 
 fn require_admin(tenant: &Tenant) -> ApiResult<()> {
     if tenant.is_admin {
@@ -141,7 +141,7 @@ pub async fn run_job(
     State(app): State<AppState>,
     tenant: Tenant,
     Path(kind): Path<String>,
-    body: axum::body::Bytes,
+    OptionalJsonBody(body): OptionalJsonBody,
 ) -> ApiResult<(StatusCode, Json<RunAccepted>)> {
     require_admin(&tenant)?;
     let kind = kind
@@ -154,14 +154,10 @@ pub async fn run_job(
         )));
     }
     // The body is optional: none means "now".
-    let body: RunBody = if body.iter().all(u8::is_ascii_whitespace) {
-        RunBody::default()
-    } else {
-        let v: serde_json::Value = serde_json::from_slice(&body).map_err(|e| {
-            ApiError::MalformedJson(format!("the request body is not valid JSON: {e}"))
-        })?;
-        serde_json::from_value(v)
-            .map_err(|e| ApiError::Validation(FieldError::new("body", e.to_string())))?
+    let body: RunBody = match body {
+        None => RunBody::default(),
+        Some(v) => serde_json::from_value(v)
+            .map_err(|e| ApiError::Validation(FieldError::new("body", e.to_string())))?,
     };
     let as_of = body
         .as_of

@@ -100,7 +100,8 @@ pub struct Importance {
     pub score: f64,
 }
 
-/// Seed 000's `ComputeImportanceScore` (recency half-life 30 days from the last access,
+/// Seed 000's `ComputeImportanceScore` (recency `exp(−days / 30)` since the last access,
+/// a 30-day time constant, so it halves in about 21 days;
 /// log-scaled frequency capped at 100 accesses, relevance = the query's cosine or 0.5,
 /// ×1.1 for semantic memories, ×1.5 for what the user marked — pinned, confirmed or
 /// core), weighted by the memory's salience so faded memories sink.
