@@ -1,5 +1,7 @@
 // Semantic links, MERGEd by their deterministic key (one row per distinct key). Every
-// link has the single type RELATES; its kind is the `relationship_type` property.
+// link has the single type RELATES; its kind is the `relationship_type` property. The
+// Source joins the link's provenance (`source_keys`, each key once): erasing every
+// Source a link was drawn from erases the link.
 UNWIND $rows AS row
 MATCH (a:Semantic {entity_key: row.from_key})
 MATCH (b:Semantic {entity_key: row.to_key})
@@ -34,4 +36,7 @@ ON CREATE SET
   r.just_created = true
 WITH r, r.just_created IS NOT NULL AS created
 REMOVE r.just_created
+SET r.source_keys = CASE
+      WHEN $source_key IN coalesce(r.source_keys, []) THEN r.source_keys
+      ELSE coalesce(r.source_keys, []) + [$source_key] END
 RETURN sum(CASE WHEN created THEN 1 ELSE 0 END) AS created_count

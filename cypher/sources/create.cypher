@@ -35,4 +35,8 @@ ON CREATE SET
   s.just_created = true
 WITH s, s.just_created IS NOT NULL AS created
 REMOVE s.just_created
+// Who may read it (scoped search finds a user's Sources through these self-links'
+// `user_id` index): the owner and every participant, each once.
+FOREACH (reader IN CASE WHEN created THEN [$user_id] + coalesce($participants, []) ELSE [] END |
+  MERGE (s)-[:readable_by {user_id: reader}]->(s))
 RETURN created, properties(s) AS source

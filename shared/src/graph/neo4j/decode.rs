@@ -7,7 +7,7 @@ use super::bolt::{Props, never, string_column, strings_column};
 use crate::domain::{
     Actor, ExtractionRecord, ExtractionStatus, HierarchyCounters, LifecycleEvent, Macro,
     MemoryKind, MemoryState, NodeIdentity, NodeKind, Note, NoteLifetime, ProcessingStatus,
-    Relationship, SemanticNode, Source, SourceBrief, Storyline,
+    Relationship, SemanticNode, Source, SourceBrief, SourceMeta, Storyline,
 };
 use crate::graph::{GraphError, GraphResult};
 
@@ -213,6 +213,20 @@ pub fn brief(p: &Props) -> GraphResult<SourceBrief> {
         user_id: p.string("user_id")?,
         summary: p.opt_string("summary")?.unwrap_or_default(),
         event_time: p.time("event_at")?,
+    })
+}
+
+/// What a view lists of a Source: a map `s {.entity_key, .user_id, .source_type,
+/// .context_type, .summary, .state, event_at}`.
+pub fn source_meta(p: &Props) -> GraphResult<SourceMeta> {
+    Ok(SourceMeta {
+        entity_key: p.string("entity_key")?,
+        user_id: p.string("user_id")?,
+        source_type: p.parse("source_type")?,
+        context_type: p.opt_string("context_type")?,
+        summary: p.opt_string("summary")?.unwrap_or_default(),
+        event_time: p.time("event_at")?,
+        state: p.parse::<MemoryState>("state")?,
     })
 }
 

@@ -21,9 +21,14 @@ use crate::ids;
 /// Who writes consolidation insights (the SQLite store's author too).
 pub const SYSTEM_AUTHOR: &str = "cosmo";
 
-/// The insight note's statement, its id derived from (node, author, no source, text).
+/// The insight note's id, derived from (node, author, no source, text).
+fn insight_note_id(c: &EpisodicConsolidation) -> String {
+    ids::note_id(&c.entity_key, SYSTEM_AUTHOR, None, &c.insight)
+}
+
+/// The insight note's statement.
 pub(super) fn insight_note_query(c: &EpisodicConsolidation) -> GraphResult<neo4rs::Query> {
-    let note_id = ids::note_id(&c.entity_key, SYSTEM_AUTHOR, None, &c.insight);
+    let note_id = insight_note_id(c);
     mt::INSIGHT_NOTE
         .bind()
         .p("entity_key", c.entity_key.as_str())
@@ -52,6 +57,7 @@ async fn consolidate(txn: &mut Txn, c: &EpisodicConsolidation) -> GraphResult<()
         .p("entity_key", c.entity_key.as_str())
         .p("source_keys", list(keys.iter().copied()))
         .p("user_id", c.user_id.as_str())
+        .p("note_id", insight_note_id(c))
         .p("at", c.at);
     // As SQLite's foreign keys refuse a link to a missing node or Source.
     if count(txn, q.query()?, "linked").await? < keys.len() {

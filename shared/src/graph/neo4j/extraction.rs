@@ -170,6 +170,7 @@ async fn write(txn: &mut Txn, w: &ExtractionWrite) -> GraphResult<ExtractionOutc
             .bind()
             .p("rows", BoltType::List(rel_rows.into_values().collect()))
             .p("user_id", w.user_id.as_str())
+            .p("source_key", w.source_key.as_str())
             .p("at", w.at);
         out.relationships_created = count(txn, q.query()?, "created_count").await?;
     }

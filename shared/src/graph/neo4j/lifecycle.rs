@@ -1,11 +1,11 @@
-//! Lifecycle pages, batched lifecycle writes and the event log on Neo4j. The label and
-//! key of each memory kind are fixed in its statement, picked from the closed
-//! `MemoryKind` enum: Cypher text is never built from input.
+//! Lifecycle pages, reads and locked reads, batched lifecycle writes and the event log
+//! on Neo4j. The label and key of each memory kind are fixed in its statement, picked
+//! from the closed `MemoryKind` enum: Cypher text is never built from input.
 
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 
-use neo4rs::{BoltType, Txn};
+use neo4rs::{BoltType, Row, Txn};
 use sha2::{Digest, Sha256};
 
 use super::bolt::{Props, int, opt, string_column};
@@ -24,6 +24,28 @@ fn statements(kind: MemoryKind) -> (&'static Statement, &'static Statement) {
         MemoryKind::Macro => (&lc::PAGE_MACRO, &lc::APPLY_MACRO),
         MemoryKind::Fact => (&lc::PAGE_FACT, &lc::APPLY_FACT),
     }
+}
+
+/// The read (`get_*`) and locked-read (`lock_*`) statements of one memory kind.
+pub(super) fn reads(kind: MemoryKind) -> (&'static Statement, &'static Statement) {
+    match kind {
+        MemoryKind::Source => (&lc::GET_SOURCE, &lc::LOCK_SOURCE),
+        MemoryKind::Node => (&lc::GET_NODE, &lc::LOCK_NODE),
+        MemoryKind::Relationship => (&lc::GET_RELATIONSHIP, &lc::LOCK_RELATIONSHIP),
+        MemoryKind::Storyline => (&lc::GET_STORYLINE, &lc::LOCK_STORYLINE),
+        MemoryKind::Macro => (&lc::GET_MACRO, &lc::LOCK_MACRO),
+        MemoryKind::Fact => (&lc::GET_FACT, &lc::LOCK_FACT),
+    }
+}
+
+/// One memory's lifecycle from a row with `key`, `user_id` and `lifecycle` columns.
+pub(super) fn memory_row(kind: MemoryKind, r: &Row) -> GraphResult<MemoryLifecycle> {
+    Ok(MemoryLifecycle {
+        kind,
+        key: string_column(r, "key")?.ok_or_else(|| missing("key"))?,
+        user_id: string_column(r, "user_id")?.ok_or_else(|| missing("user_id"))?,
+        lifecycle: Props::from_row(r, "lifecycle")?.lifecycle()?,
+    })
 }
 
 /// The event's id is derived from its content (memory key, new state, reason, time in
@@ -96,6 +118,16 @@ pub(super) async fn record_events(txn: &mut Txn, events: &[&LifecycleEvent]) -> 
     txn_rows(txn, q.query()?).await.map(drop)
 }
 
+/// Writes lifecycle changes and their events inside `txn`.
+pub(super) async fn write_changes(txn: &mut Txn, changes: &[LifecycleChange]) -> GraphResult<()> {
+    for (statement, rows) in change_batches(changes)? {
+        let q = statement.bind().p("rows", BoltType::List(rows.into()));
+        txn_rows(txn, q.query()?).await?;
+    }
+    let events: Vec<&LifecycleEvent> = changes.iter().filter_map(|c| c.event.as_ref()).collect();
+    record_events(txn, &events).await
+}
+
 /// The apply batches of a list of changes: per kind, one row per key (the last change
 /// of a key wins, as applying them in order would leave it).
 pub fn change_batches(
@@ -122,7 +154,7 @@ pub fn change_batches(
 }
 
 fn missing(what: &str) -> GraphError {
-    GraphError::Backend(anyhow::anyhow!("a lifecycle page row without {what}"))
+    GraphError::Backend(anyhow::anyhow!("a lifecycle row without {what}"))
 }
 
 impl Neo4jGraph {
@@ -140,14 +172,7 @@ impl Neo4jGraph {
         self.rows(q.query()?)
             .await?
             .iter()
-            .map(|r| {
-                Ok(MemoryLifecycle {
-                    kind,
-                    key: string_column(r, "key")?.ok_or_else(|| missing("key"))?,
-                    user_id: string_column(r, "user_id")?.ok_or_else(|| missing("user_id"))?,
-                    lifecycle: Props::from_row(r, "lifecycle")?.lifecycle()?,
-                })
-            })
+            .map(|r| memory_row(kind, r))
             .collect()
     }
 
@@ -158,21 +183,9 @@ impl Neo4jGraph {
         if changes.is_empty() {
             return Ok(());
         }
-        let batches = change_batches(changes)?;
-        let events: Vec<&LifecycleEvent> =
-            changes.iter().filter_map(|c| c.event.as_ref()).collect();
         self.retrying(|| async {
             let mut txn = self.begin().await?;
-            let result = async {
-                for (statement, rows) in &batches {
-                    let q = statement
-                        .bind()
-                        .p("rows", BoltType::List(rows.clone().into()));
-                    txn_rows(&mut txn, q.query()?).await?;
-                }
-                record_events(&mut txn, &events).await
-            }
-            .await;
+            let result = write_changes(&mut txn, changes).await;
             finish(txn, result).await
         })
         .await

@@ -18,6 +18,7 @@ use crate::ids;
 
 mod links;
 mod maintenance;
+mod read_side;
 
 pub(super) fn at() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2026-11-01T08:00:00.123456Z")

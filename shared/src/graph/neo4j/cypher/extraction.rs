@@ -59,7 +59,7 @@ pub const MENTIONS: Statement = statement!(
 );
 pub const RELATIONSHIPS: Statement = statement!(
     "extraction/relationships.cypher",
-    [rows, user_id, at],
+    [rows, user_id, source_key, at],
     rows: [
         rel_key,
         from_key,

@@ -1,6 +1,7 @@
-//! `cypher/lifecycle/`: lifecycle pages and batched lifecycle writes for each memory
-//! kind (the label and key are fixed per file, picked from the closed `MemoryKind`
-//! enum), and the lifecycle event log.
+//! `cypher/lifecycle/`: lifecycle pages, reads (`get_*`), locked reads (`lock_*`, for
+//! read-decide-write updates) and batched lifecycle writes for each memory kind (the
+//! label and key are fixed per file, picked from the closed `MemoryKind` enum), and the
+//! lifecycle event log.
 
 use super::{Statement, statement};
 
@@ -42,6 +43,20 @@ pub const PAGE_STORYLINE: Statement = page!("lifecycle/page_storyline.cypher");
 pub const PAGE_MACRO: Statement = page!("lifecycle/page_macro.cypher");
 pub const PAGE_FACT: Statement = page!("lifecycle/page_fact.cypher");
 
+pub const GET_SOURCE: Statement = statement!("lifecycle/get_source.cypher", [key]);
+pub const GET_NODE: Statement = statement!("lifecycle/get_node.cypher", [key]);
+pub const GET_RELATIONSHIP: Statement = statement!("lifecycle/get_relationship.cypher", [key]);
+pub const GET_STORYLINE: Statement = statement!("lifecycle/get_storyline.cypher", [key]);
+pub const GET_MACRO: Statement = statement!("lifecycle/get_macro.cypher", [key]);
+pub const GET_FACT: Statement = statement!("lifecycle/get_fact.cypher", [key]);
+
+pub const LOCK_SOURCE: Statement = statement!("lifecycle/lock_source.cypher", [keys]);
+pub const LOCK_NODE: Statement = statement!("lifecycle/lock_node.cypher", [keys]);
+pub const LOCK_RELATIONSHIP: Statement = statement!("lifecycle/lock_relationship.cypher", [keys]);
+pub const LOCK_STORYLINE: Statement = statement!("lifecycle/lock_storyline.cypher", [keys]);
+pub const LOCK_MACRO: Statement = statement!("lifecycle/lock_macro.cypher", [keys]);
+pub const LOCK_FACT: Statement = statement!("lifecycle/lock_fact.cypher", [keys]);
+
 pub const APPLY_SOURCE: Statement = apply!("lifecycle/apply_source.cypher");
 pub const APPLY_NODE: Statement = apply!("lifecycle/apply_node.cypher");
 pub const APPLY_RELATIONSHIP: Statement = apply!("lifecycle/apply_relationship.cypher");
@@ -73,6 +88,18 @@ pub const ALL: &[&Statement] = &[
     &PAGE_STORYLINE,
     &PAGE_MACRO,
     &PAGE_FACT,
+    &GET_SOURCE,
+    &GET_NODE,
+    &GET_RELATIONSHIP,
+    &GET_STORYLINE,
+    &GET_MACRO,
+    &GET_FACT,
+    &LOCK_SOURCE,
+    &LOCK_NODE,
+    &LOCK_RELATIONSHIP,
+    &LOCK_STORYLINE,
+    &LOCK_MACRO,
+    &LOCK_FACT,
     &APPLY_SOURCE,
     &APPLY_NODE,
     &APPLY_RELATIONSHIP,

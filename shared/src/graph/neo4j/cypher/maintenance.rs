@@ -75,7 +75,7 @@ pub const INSIGHT_NOTE: Statement = statement!(
 );
 pub const DERIVE: Statement = statement!(
     "episodic/derive.cypher",
-    [entity_key, source_keys, user_id, at]
+    [entity_key, source_keys, user_id, note_id, at]
 );
 pub const ARCHIVE_SOURCES: Statement = statement!(
     "episodic/archive_sources.cypher",

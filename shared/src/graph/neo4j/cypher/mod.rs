@@ -7,12 +7,15 @@ use neo4rs::{BoltMap, BoltString, BoltType, Query};
 
 use crate::graph::{GraphError, GraphResult};
 
+pub mod erasure;
 pub mod extraction;
+pub mod facts;
 pub mod lifecycle;
 pub mod maintenance;
 pub mod owner;
 pub mod reads;
 pub mod schema;
+pub mod search;
 pub mod sources;
 pub mod storylines;
 
@@ -62,6 +65,9 @@ pub fn all() -> Vec<&'static Statement> {
         reads::ALL,
         lifecycle::ALL,
         maintenance::ALL,
+        search::ALL,
+        facts::ALL,
+        erasure::ALL,
     ] {
         all.extend(group.iter().copied());
     }

@@ -16,6 +16,8 @@ pub const STORYLINE_ID: Statement = statement!("schema/storyline_id.cypher", [])
 pub const MACRO_ID: Statement = statement!("schema/macro_id.cypher", []);
 pub const RELATES_REL_KEY: Statement = statement!("schema/relates_rel_key.cypher", []);
 pub const LIFECYCLE_EVENT_ID: Statement = statement!("schema/lifecycle_event_id.cypher", []);
+pub const FACT_ID: Statement = statement!("schema/fact_id.cypher", []);
+pub const FACT_LOCK_USER: Statement = statement!("schema/fact_lock_user.cypher", []);
 
 // Range indexes the queries need.
 pub const SOURCE_USER: Statement = statement!("schema/source_user.cypher", []);
@@ -37,10 +39,18 @@ pub const RELATES_DIRTY: Statement = statement!("schema/relates_dirty.cypher", [
 pub const MENTIONS_USER: Statement = statement!("schema/mentions_user.cypher", []);
 pub const LIFECYCLE_EVENT_MEMORY: Statement =
     statement!("schema/lifecycle_event_memory.cypher", []);
+pub const LIFECYCLE_EVENT_USER: Statement = statement!("schema/lifecycle_event_user.cypher", []);
+pub const EXTRACTION_USER: Statement = statement!("schema/extraction_user.cypher", []);
+pub const READABLE_BY_USER: Statement = statement!("schema/readable_by_user.cypher", []);
+pub const FACT_USER: Statement = statement!("schema/fact_user.cypher", []);
+pub const FACT_SLOT: Statement = statement!("schema/fact_slot.cypher", []);
 
 // Full-text indexes.
 pub const SOURCE_TEXT: Statement = statement!("schema/source_text.cypher", []);
 pub const SEMANTIC_TEXT: Statement = statement!("schema/semantic_text.cypher", []);
+pub const STORYLINE_TEXT: Statement = statement!("schema/storyline_text.cypher", []);
+pub const MACRO_TEXT: Statement = statement!("schema/macro_text.cypher", []);
+pub const FACT_TEXT: Statement = statement!("schema/fact_text.cypher", []);
 
 // Vector indexes (cosine), one per embedding; their dimension is substituted at run time.
 pub const SOURCE_EMBEDDING: Statement = statement!("schema/source_embedding.cypher", []);
@@ -51,6 +61,7 @@ pub const STORYLINE_EMBEDDING: Statement = statement!("schema/storyline_embeddin
 pub const MACRO_EMBEDDING: Statement = statement!("schema/macro_embedding.cypher", []);
 pub const RELATES_NOTES_EMBEDDING: Statement =
     statement!("schema/relates_notes_embedding.cypher", []);
+pub const FACT_EMBEDDING: Statement = statement!("schema/fact_embedding.cypher", []);
 
 /// Every schema statement, in the order `migrate()` applies them.
 pub const ALL: &[&Statement] = &[
@@ -66,6 +77,8 @@ pub const ALL: &[&Statement] = &[
     &MACRO_ID,
     &RELATES_REL_KEY,
     &LIFECYCLE_EVENT_ID,
+    &FACT_ID,
+    &FACT_LOCK_USER,
     &SOURCE_USER,
     &SOURCE_STATUS,
     &SOURCE_STATE,
@@ -84,8 +97,16 @@ pub const ALL: &[&Statement] = &[
     &RELATES_DIRTY,
     &MENTIONS_USER,
     &LIFECYCLE_EVENT_MEMORY,
+    &LIFECYCLE_EVENT_USER,
+    &EXTRACTION_USER,
+    &READABLE_BY_USER,
+    &FACT_USER,
+    &FACT_SLOT,
     &SOURCE_TEXT,
     &SEMANTIC_TEXT,
+    &STORYLINE_TEXT,
+    &MACRO_TEXT,
+    &FACT_TEXT,
     &SOURCE_EMBEDDING,
     &PERSON_EMBEDDING,
     &CONCEPT_EMBEDDING,
@@ -93,4 +114,5 @@ pub const ALL: &[&Statement] = &[
     &STORYLINE_EMBEDDING,
     &MACRO_EMBEDDING,
     &RELATES_NOTES_EMBEDDING,
+    &FACT_EMBEDDING,
 ];

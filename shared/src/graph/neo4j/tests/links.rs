@@ -28,6 +28,7 @@ fn relationships_and_notes_read_back() {
         .bind()
         .p("rows", BoltType::List(vec![row.clone()].into()))
         .p("user_id", "alice")
+        .p("source_key", "source-1")
         .p("at", w.at)
         .query()
         .unwrap();

@@ -99,7 +99,7 @@ fn applied_lifecycles_read_back_as_written() {
 }
 
 #[test]
-fn pages_project_every_lifecycle_field() {
+fn lifecycle_reads_project_every_field() {
     let projected = Regex::new(r"\.(\w+)\s*[,}]").unwrap();
     let mut written: BTreeSet<String> = lc::APPLY_NODE
         .row_fields
@@ -114,6 +114,19 @@ fn pages_project_every_lifecycle_field() {
         &lc::PAGE_RELATIONSHIP,
         &lc::PAGE_STORYLINE,
         &lc::PAGE_MACRO,
+        &lc::PAGE_FACT,
+        &lc::GET_SOURCE,
+        &lc::GET_NODE,
+        &lc::GET_RELATIONSHIP,
+        &lc::GET_STORYLINE,
+        &lc::GET_MACRO,
+        &lc::GET_FACT,
+        &lc::LOCK_SOURCE,
+        &lc::LOCK_NODE,
+        &lc::LOCK_RELATIONSHIP,
+        &lc::LOCK_STORYLINE,
+        &lc::LOCK_MACRO,
+        &lc::LOCK_FACT,
     ] {
         let map = page.text.split(" x {").nth(1).expect("a map projection");
         let fields: BTreeSet<String> = projected

@@ -1,0 +1,9 @@
+// One Fact's lifecycle.
+MATCH (x:Fact {fact_id: $key})
+RETURN x.fact_id AS key,
+       x.user_id AS user_id,
+       x {
+         .salience, .state, .confidence, .access_count, .recall_frequency,
+         .last_recall_interval, .decay_gradient, .last_accessed_at, .last_decayed_at,
+         .ttl_policy, .pinned, .created_at, .updated_at
+       } AS lifecycle
