@@ -15,6 +15,7 @@ use crate::graph::neo4j::Neo4jGraph;
 use crate::graph::sqlite::SqliteGraph;
 use crate::job_runs::JobRunLedger;
 use crate::llm::Usage;
+use crate::llm::minilm::MiniLmEmbedder;
 use crate::llm::offline::OfflineModel;
 use crate::llm::openai::OpenAiProvider;
 use crate::llm::{Embedder, EntityExtractor, NoteTaker, SourceProcessor, Summarizer};
@@ -32,8 +33,10 @@ pub struct Models {
 }
 
 impl Models {
-    /// The provider `[models.providers]` names for each task.
+    /// The provider `[models.providers]` names for each task. Loads the local embedding
+    /// model (if chosen) here, so a wrong folder stops start-up with the file it lacks.
     pub fn from_config(cfg: &ModelsConfig) -> anyhow::Result<Self> {
+        cfg.validate()?;
         let offline = Arc::new(OfflineModel::new(cfg.embedding_dimensions));
         let openai = if cfg.uses_openai() {
             Some(Arc::new(OpenAiProvider::new(
@@ -42,6 +45,12 @@ impl Models {
             )?))
         } else {
             None
+        };
+        let local = match (cfg.providers.embeddings, &cfg.local.model_dir) {
+            (Provider::Local, Some(dir)) => Some(Arc::new(
+                MiniLmEmbedder::load(dir).context("loading the local embedding model")?,
+            )),
+            _ => None,
         };
         macro_rules! pick {
             ($task:ident) => {
@@ -56,7 +65,10 @@ impl Models {
             extractor: pick!(extraction),
             note_taker: pick!(notes),
             summarizer: pick!(summaries),
-            embedder: pick!(embeddings),
+            embedder: match local {
+                Some(local) => local,
+                None => pick!(embeddings),
+            },
         })
     }
 

@@ -1,11 +1,12 @@
 //! # cosmo-tests
 //!
 //! Helpers for Cosmo's integration tests (`suite/`): throwaway PostgreSQL databases,
-//! services on fresh stores, the real binaries as child processes, an HTTP client, and
-//! sample Sources of every type.
+//! services on fresh stores, the real binaries as child processes, an HTTP client,
+//! sample Sources of every type, and the local embedding model's files.
 
 pub mod fixtures;
 pub mod http;
+pub mod minilm;
 pub mod neo4j;
 pub mod openai;
 pub mod pg;

