@@ -126,12 +126,19 @@ async fn fleet(dir: &Path, graph: &[(&str, &str)], user: &str) {
     for key in &keys {
         let view = api.wait_extracted(key).await;
         assert!(!view["summary"].as_str().unwrap().is_empty());
-        // Each job ran once, on one of the two workers.
-        let job = q
-            .job_by_key(JobKind::ProcessSource, key)
-            .await
-            .unwrap()
-            .expect("the source's job");
+        // Each job ran once, on one of the two workers. (The worker writes the job's
+        // outcome on its next wake-up, so the row may trail the extraction a little.)
+        let job = wait_for(
+            "the job's row to say Done",
+            Duration::from_secs(30),
+            || async {
+                q.job_by_key(JobKind::ProcessSource, key)
+                    .await
+                    .unwrap()
+                    .filter(|j| j.status == "Done")
+            },
+        )
+        .await;
         assert_eq!(job.attempts, 1, "{job:?}");
         let by = job.lock_by.unwrap_or_default();
         assert!(
