@@ -561,6 +561,12 @@ pub async fn explore(
                         )
                         .await?
                         .into_iter()
+                        // Archived relationships are left out unless asked for, like
+                        // every other archived memory.
+                        .filter(|r| {
+                            input.include_archived
+                                || r.lifecycle.state != crate::domain::MemoryState::Archived
+                        })
                         .map(RelationshipView::from)
                         .collect();
                     node_views.push(Ranked {
