@@ -1,17 +1,19 @@
 // erase_source: the consolidation insights drawn from the Source leave the nodes that
-// derive from it: the note whose id the `derived_from` link records, or (a link
-// recorded before note ids were kept) every insight by `$added_by` without a Source.
-// Each node is write-locked before its lists are read. Returns how many notes went.
+// derive from it: the notes whose ids its `derived_from` links record (one link per
+// insight), or (a link recorded before note ids were kept) every insight by `$added_by`
+// without a Source. Each node is write-locked before its lists are read. Returns how
+// many notes went.
 MATCH (x:Semantic)-[d:derived_from]->(:Source {entity_key: $source_key})
+WITH x, collect(d.note_id) AS note_ids, count(d) AS links
 SET x.just_locked = true
-WITH x, d
+WITH x, note_ids, links
 REMOVE x.just_locked
-WITH x, d.note_id AS note_id, coalesce(x.note_ids, []) AS ids,
+WITH x, note_ids, size(note_ids) < links AS legacy, coalesce(x.note_ids, []) AS ids,
      coalesce(x.note_source_ids, []) AS sources, coalesce(x.note_added_by, []) AS authors
 WITH x, size(ids) AS before,
      [i IN range(0, size(ids) - 1)
-      WHERE NOT (CASE WHEN note_id IS NULL THEN sources[i] = '' AND authors[i] = $added_by
-                      ELSE ids[i] = note_id END)] AS keep
+      WHERE NOT (ids[i] IN note_ids
+                 OR (legacy AND sources[i] = '' AND authors[i] = $added_by))] AS keep
 WHERE size(keep) < before
 SET x.note_ids = [i IN keep | x.note_ids[i]],
     x.note_texts = [i IN keep | x.note_texts[i]],

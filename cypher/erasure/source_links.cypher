@@ -11,6 +11,6 @@ WITH s
 RETURN [s.user_id] + coalesce(s.participants, [])
          + COLLECT { MATCH (e:Extraction {source_key: $source_key}) RETURN e.user_id AS user_id } AS user_ids,
        COLLECT { MATCH (s)-[:mentions]->(n:Semantic) RETURN n.entity_key AS key } AS mentioned,
-       COLLECT { MATCH (n:Semantic)-[:derived_from]->(s) RETURN n.entity_key AS key } AS derived,
+       COLLECT { MATCH (n:Semantic)-[:derived_from]->(s) RETURN DISTINCT n.entity_key AS key } AS derived,
        COLLECT { MATCH (st:Storyline)-[:includes]->(s) RETURN st.storyline_id AS id } AS storylines,
        COLLECT { MATCH (f:Fact)-[:stated_in]->(s) RETURN f.fact_id AS id } AS facts

@@ -156,7 +156,7 @@ impl MaintenanceStore for SqliteGraph {
 
     async fn derived_sources(&self, entity_key: &str) -> GraphResult<Vec<String>> {
         Ok(sqlx::query_scalar(
-            "SELECT source_key FROM derived_from WHERE entity_key = $1 ORDER BY source_key",
+            "SELECT DISTINCT source_key FROM derived_from WHERE entity_key = $1 ORDER BY source_key",
         )
         .bind(entity_key)
         .fetch_all(self.pool())
