@@ -13,6 +13,7 @@ pub mod pg;
 pub mod process;
 pub mod scoped;
 pub mod stores;
+pub mod traces;
 
 use std::future::Future;
 use std::time::{Duration, Instant};

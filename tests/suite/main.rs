@@ -9,4 +9,5 @@ mod minilm;
 mod models;
 mod pipeline;
 mod queue_contract;
+mod read_side;
 mod scheduling;

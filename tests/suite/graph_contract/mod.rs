@@ -3,6 +3,8 @@
 //! why) when the backend is not available here.
 
 mod cases;
+mod read_support;
+mod sqlite_only;
 mod support;
 
 /// Instantiates every case as a test for one backend.
@@ -37,6 +39,30 @@ macro_rules! graph_contract {
                 faded_sources_are_old_unpinned_and_unarchived,
                 source_clusters_group_a_users_old_sources,
                 consolidating_sources_archives_them_once,
+                // the read side
+                vector_search_ranks_sources_by_cosine_in_scope,
+                text_search_matches_source_fields_in_scope,
+                team_sources_are_found_by_participants_only,
+                vector_search_ranks_every_kind_by_cosine,
+                text_search_covers_every_kind,
+                neighbours_rank_what_links_to_the_seeds,
+                neighbours_reach_through_the_owner,
+                memory_reads_any_kind_by_key,
+                update_lifecycles_writes_what_the_closure_decides,
+                concurrent_lifecycle_updates_lose_nothing,
+                read_views_list_in_the_documented_order,
+                free_text_facts_are_stored_once,
+                structured_facts_keep_one_live_value,
+                corrections_supersede_and_end_the_old_fact,
+                confirmed_facts_are_certain_and_kept_forever,
+                weak_facts_are_live_unconfirmed_and_weakest_first,
+                superseded_facts_are_never_searched,
+                erasing_a_source_removes_what_only_it_supports,
+                erasing_a_fact_removes_its_history,
+                erasing_a_source_removes_every_insight_drawn_from_it,
+                erasing_the_last_sources_drops_empty_storylines_and_macros,
+                erased_text_is_found_nowhere,
+                erasing_a_user_removes_everything_of_theirs,
             );
         }
     };

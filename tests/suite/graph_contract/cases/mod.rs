@@ -1,15 +1,33 @@
 //! The contract cases, grouped by concern. Each takes a fresh store.
 
+mod access;
 mod consolidation;
+mod erase_more;
+mod erase_user;
+mod erasure;
 mod extraction;
+mod fact_history;
+mod facts;
 mod hierarchy;
+mod kinds;
 mod lifecycle;
+mod neighbours;
 mod promotion;
+mod retrieval;
 mod sources;
 
+pub use access::*;
 pub use consolidation::*;
+pub use erase_more::*;
+pub use erase_user::*;
+pub use erasure::*;
 pub use extraction::*;
+pub use fact_history::*;
+pub use facts::*;
 pub use hierarchy::*;
+pub use kinds::*;
 pub use lifecycle::*;
+pub use neighbours::*;
 pub use promotion::*;
+pub use retrieval::*;
 pub use sources::*;

@@ -1,0 +1,223 @@
+//! Isolation: one user never sees another's memories through any read endpoint, even
+//! when asking for the other's words; another tenant's key reaches none of them (404,
+//! as if they did not exist) and changes nothing.
+
+use cosmo_shared::domain::{NewMacro, NewStoryline};
+use cosmo_shared::ids;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use super::world::{World, day, node_named, note};
+
+/// Every key of `user`'s memories, and the user's Sarah, Storyline, Macro and fact.
+struct Memories {
+    all: Vec<String>,
+    sarah: String,
+    storyline: String,
+    macro_id: String,
+    fact: String,
+}
+
+async fn memories(w: &World, user: &str, words: &str) -> Memories {
+    let mut all = Vec::new();
+    for n in 0..3 {
+        let text = format!(
+            "Project meeting {n} with Sarah Chen about {words}. Sarah Chen reviewed the {words} plan. She approved it."
+        );
+        all.push(w.ingest(note(user, n, &text)).await);
+    }
+    let sarah = node_named(w, user, "Sarah Chen").await;
+    let storyline = ids::storyline_id(&sarah, &all[0]);
+    w.svc
+        .graph
+        .create_storyline(&NewStoryline {
+            storyline_id: storyline.clone(),
+            user_id: user.into(),
+            anchor_key: sarah.clone(),
+            description: format!("Sarah Chen and the project: {words}."),
+            embedding: None,
+            source_keys: all.clone(),
+            at: day(5),
+        })
+        .await
+        .unwrap();
+    let macro_id = ids::macro_id(&sarah);
+    w.svc
+        .graph
+        .create_macro(&NewMacro {
+            macro_id: macro_id.clone(),
+            user_id: user.into(),
+            anchor_key: sarah.clone(),
+            description: format!("Sarah Chen over the project: {words}."),
+            embedding: None,
+            storyline_ids: vec![storyline.clone()],
+            at: day(6),
+        })
+        .await
+        .unwrap();
+    let (status, f) = w
+        .api
+        .post("/api/facts", &json!({ "user_id": user, "text": format!("Project code word: {words}"), "confidence": 0.3 }))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{f}");
+    let fact = f["fact"]["fact_id"].as_str().unwrap().to_owned();
+    let snapshot = cosmo_shared::graph::GraphSnapshot::of_user(&*w.svc.graph, user)
+        .await
+        .unwrap();
+    all.extend(snapshot.nodes.iter().map(|n| n.entity_key.clone()));
+    all.extend(snapshot.relationships.iter().map(|r| r.rel_key.clone()));
+    all.extend([storyline.clone(), macro_id.clone(), fact.clone()]);
+    Memories {
+        all,
+        sarah,
+        storyline,
+        macro_id,
+        fact,
+    }
+}
+
+/// Asserts that nothing of `other` (its keys or its words) is in `answer`.
+fn assert_clean(what: &str, answer: &Value, other: &Memories, words: &str) {
+    let text = answer.to_string();
+    assert!(
+        !text.contains(words),
+        "{what} shows the other user's words: {text}"
+    );
+    for key in &other.all {
+        assert!(
+            !text.contains(key.as_str()),
+            "{what} shows the other user's {key}: {text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_user_never_sees_another_users_memories() {
+    let w = World::new().await;
+    let alice = memories(&w, "alice", "tulips").await;
+    let bob = memories(&w, "bob", "quixotry").await;
+    let ask = "Sarah Chen project meeting quixotry tulips code word";
+    for g in 1..=3 {
+        let answer = w.explore("alice", ask, g).await;
+        let list = ["sources", "storylines", "macros"][g as usize - 1];
+        assert!(
+            !answer[list].as_array().unwrap().is_empty(),
+            "alice finds her own {list}"
+        );
+        assert_clean(&format!("explore {g}"), &answer, &bob, "quixotry");
+    }
+    for format in ["markdown", "xml", "json"] {
+        let body =
+            json!({ "user_id": "alice", "message": ask, "format": format, "budget_tokens": 16000 });
+        let answer = w.ok("/api/context", body).await;
+        assert!(
+            answer["context"].as_str().unwrap().contains("tulips"),
+            "{answer}"
+        );
+        assert_clean(&format!("context {format}"), &answer, &bob, "quixotry");
+    }
+    let reads = [
+        "/api/facts?user_id=alice&include_inactive=true".to_owned(),
+        "/api/facts/weak?user_id=alice".to_owned(),
+        format!("/api/facts/{}/explain", alice.fact),
+        format!("/api/entities/{}", alice.sarah),
+        format!("/api/storylines/{}", alice.storyline),
+        format!("/api/macros/{}", alice.macro_id),
+        format!("/api/sources/{}", alice.all[0]),
+        format!("/api/memories/node/{}", alice.sarah),
+        format!("/api/memories/node/{}/events", alice.sarah),
+        "/api/users/alice".to_owned(),
+    ];
+    for path in &reads {
+        let answer = w.read(path).await;
+        assert_clean(path, &answer, &bob, "quixotry");
+    }
+    let weak = w.read("/api/facts/weak?user_id=alice").await;
+    assert_eq!(
+        weak["facts"][0]["fact_id"],
+        alice.fact.as_str(),
+        "her weak fact is listed"
+    );
+    let entity = w.read(&format!("/api/entities/{}", alice.sarah)).await;
+    assert_eq!(
+        entity["sources"].as_array().unwrap().len(),
+        3,
+        "only her Sources: {entity}"
+    );
+}
+
+#[tokio::test]
+async fn another_tenant_reaches_nothing_and_changes_nothing() {
+    let w = World::new().await;
+    let alice = memories(&w, "alice", "tulips").await;
+    let globex = w.other_tenant().await;
+    let explore = json!({ "user_id": "alice", "queries": [{ "query": "tulips" }] });
+    let context = json!({ "user_id": "alice", "message": "tulips" });
+    let (s, f, n) = (&alice.all[0], &alice.fact, &alice.sarah);
+    let calls: Vec<(Method, String, Option<Value>)> = vec![
+        (Method::POST, "/api/explore".into(), Some(explore)),
+        (Method::POST, "/api/context".into(), Some(context)),
+        (Method::GET, "/api/facts?user_id=alice".into(), None),
+        (Method::GET, "/api/facts/weak?user_id=alice".into(), None),
+        (
+            Method::POST,
+            "/api/facts".into(),
+            Some(json!({ "user_id": "alice", "text": "x" })),
+        ),
+        (Method::GET, format!("/api/facts/{f}"), None),
+        (Method::GET, format!("/api/facts/{f}/explain"), None),
+        (
+            Method::POST,
+            format!("/api/facts/{f}/confirm"),
+            Some(json!({})),
+        ),
+        (
+            Method::POST,
+            format!("/api/facts/{f}/corrections"),
+            Some(json!({ "text": "y" })),
+        ),
+        (Method::DELETE, format!("/api/facts/{f}"), None),
+        (Method::GET, format!("/api/entities/{n}"), None),
+        (Method::GET, format!("/api/memories/node/{n}"), None),
+        (Method::GET, format!("/api/memories/node/{n}/events"), None),
+        (
+            Method::POST,
+            format!("/api/memories/node/{n}/pin"),
+            Some(json!({})),
+        ),
+        (
+            Method::GET,
+            format!("/api/storylines/{}", alice.storyline),
+            None,
+        ),
+        (Method::GET, format!("/api/macros/{}", alice.macro_id), None),
+        (Method::GET, format!("/api/sources/{s}"), None),
+        (Method::DELETE, format!("/api/sources/{s}"), None),
+        (Method::GET, "/api/users/alice".into(), None),
+        (Method::DELETE, "/api/users/alice".into(), None),
+    ];
+    let before = cosmo_shared::graph::GraphSnapshot::of_user(&*w.svc.graph, "alice")
+        .await
+        .unwrap();
+    let fact_before = w.read(&format!("/api/facts/{f}")).await;
+    for (method, path, body) in calls {
+        let body = body.map(|b| b.to_string().into_bytes());
+        let (status, answer) = globex.send(method.clone(), &path, body, &[]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{method} {path}: {answer}");
+        // The answer may name what was asked for, and nothing else of hers.
+        let text = answer.to_string();
+        assert!(!text.contains("tulips"), "{method} {path}: {text}");
+        for key in alice.all.iter().filter(|k| !path.contains(k.as_str())) {
+            assert!(
+                !text.contains(key.as_str()),
+                "{method} {path} shows {key}: {text}"
+            );
+        }
+    }
+    let after = cosmo_shared::graph::GraphSnapshot::of_user(&*w.svc.graph, "alice")
+        .await
+        .unwrap();
+    assert_eq!(after, before, "nothing changed, nothing was recalled");
+    assert_eq!(w.read(&format!("/api/facts/{f}")).await, fact_before);
+    assert!(w.svc.directory.user("alice").await.unwrap().is_some());
+}

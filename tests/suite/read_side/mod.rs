@@ -1,0 +1,16 @@
+//! The read side over HTTP (SPEC §5, §6), in-process on the embedded store with a
+//! manual clock: explore at three granularities and drill-down, access updates and
+//! lazy extraction, context for prompts, facts, lifecycle control, isolation between
+//! users and tenants, and erasure that leaves no trace.
+
+mod access;
+mod context;
+mod control;
+mod entities;
+mod erase_user;
+mod erasure;
+mod explore;
+mod facts;
+mod isolation;
+mod ranking;
+mod world;
