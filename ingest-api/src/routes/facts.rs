@@ -107,6 +107,30 @@ pub async fn correct(
 ) -> ApiResult<(StatusCode, Json<Fact>)> {
     let input = FactInput::parse_correction(body)?;
     let user_id = memory_owner(&app, &tenant, MemoryKind::Fact, &id).await?;
+    if let Some(old) = app.svc.graph.fact(&id).await?
+        && old.is_active
+        && let (Some(category), Some(key)) = (&old.category, &old.key)
+    {
+        // A structured fact keeps its slot; a correction must say the new value.
+        match &input.slot {
+            None => {
+                return Err(ApiError::Validation(FieldError::new(
+                    "value",
+                    format!(
+                        "fact {id} is structured ({category}/{key}): its correction needs \
+                         category, key and the new value"
+                    ),
+                )));
+            }
+            Some((c, k, _)) if c != category || k != key => {
+                return Err(ApiError::Validation(FieldError::new(
+                    "key",
+                    format!("a correction keeps the fact's slot {category}/{key}"),
+                )));
+            }
+            Some(_) => {}
+        }
+    }
     let fact = new_fact(&app, &user_id, input).await?;
     let corrected = app.svc.graph.correct_fact(&id, &fact).await?;
     Ok((StatusCode::CREATED, Json(corrected)))

@@ -54,6 +54,7 @@ macro_rules! graph_contract {
                 free_text_facts_are_stored_once,
                 structured_facts_keep_one_live_value,
                 corrections_supersede_and_end_the_old_fact,
+                a_correction_cannot_take_a_slot_another_fact_holds,
                 confirmed_facts_are_certain_and_kept_forever,
                 weak_facts_are_live_unconfirmed_and_weakest_first,
                 superseded_facts_are_never_searched,

@@ -127,6 +127,25 @@ async fn corrections_chain_and_explain_their_provenance() {
         StatusCode::CONFLICT,
         "already superseded: {conflict}"
     );
+    // The live structured fact keeps its slot: a correction names the new value, and
+    // cannot move it to another key.
+    for (body, field) in [
+        (json!({ "text": "Works at Meta" }), "value"),
+        (
+            json!({ "text": "Works at Meta", "category": "work", "key": "boss", "value": "Meta" }),
+            "key",
+        ),
+    ] {
+        let (status, refused) = w
+            .api
+            .post(&format!("/api/facts/{second}/corrections"), &body)
+            .await;
+        assert_eq!(
+            (status, refused["error"]["field"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some(field)),
+            "{refused}"
+        );
+    }
 
     let explained = w.read(&format!("/api/facts/{second}/explain")).await;
     assert_eq!(explained["fact"]["text"], "Works at Anthropic");

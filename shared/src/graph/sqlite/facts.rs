@@ -211,6 +211,19 @@ impl FactStore for SqliteGraph {
         if new.about.is_empty() {
             new.about.clone_from(&old.about);
         }
+        // A free-text fact corrected into a slot that already holds a live value: that
+        // value is the one to correct (one live value per slot).
+        if old.key.is_none()
+            && new.key.is_some()
+            && let Some(holder) = live_match(&mut tx, &new).await?
+        {
+            return Err(GraphError::Conflict(format!(
+                "{}/{} already holds live fact {}; correct that fact instead",
+                new.category.as_deref().unwrap_or_default(),
+                new.key.as_deref().unwrap_or_default(),
+                holder.fact_id
+            )));
+        }
         end(&mut tx, fact_id, f.at).await?;
         let fact = insert(&mut tx, &new, Some(fact_id)).await?;
         tx.commit().await?;

@@ -149,3 +149,28 @@ pub async fn confirmed_facts_are_certain_and_kept_forever(store: &Store) {
         GraphError::NotFound(_)
     ));
 }
+
+pub async fn a_correction_cannot_take_a_slot_another_fact_holds(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    let employer = stored(g, &slot(&u.alice, "work", "employer", "Google", 0.8)).await;
+    let note = stored(g, &fact(&u.alice, "Alice mentioned a new job", t0())).await;
+    // Corrected into the slot Google holds: refused, nothing changes.
+    let into_slot = slot(&u.alice, "work", "employer", "Anthropic", 0.9);
+    let err = g.correct_fact(&note.fact_id, &into_slot).await.unwrap_err();
+    assert!(
+        matches!(&err, GraphError::Conflict(m) if m.contains(&employer.fact_id)),
+        "{err}"
+    );
+    assert!(g.fact(&note.fact_id).await.unwrap().unwrap().is_active);
+    assert!(g.fact(&into_slot.fact_id).await.unwrap().is_none());
+    let mut live_now = live(g, &u.alice).await;
+    live_now.sort();
+    assert_eq!(live_now, ["Alice mentioned a new job", &employer.text]);
+    // Into a free slot it is a structured fact from then on.
+    let free = slot(&u.alice, "work", "title", "Engineer", 0.9);
+    let corrected = g.correct_fact(&note.fact_id, &free).await.unwrap();
+    assert_eq!(
+        (corrected.key.as_deref(), corrected.value.as_deref()),
+        (Some("title"), Some("Engineer"))
+    );
+}
