@@ -46,9 +46,13 @@ macro_rules! vector_sql {
 /// negation. Column weights favour names and summaries.
 macro_rules! text_sql {
     ($fts:literal, $weights:literal, $($docs:tt)+) => {
+        // The match is materialised first: joined directly, the planner may loop over
+        // the user's documents and re-run the whole full-text query for each one.
         concat!(
-            "SELECT d.key, -bm25(", $fts, $weights, ") AS score FROM ", $fts,
-            " JOIN ", docs!($($docs)+), " AND d.doc_id = ", $fts, ".rowid AND ", $fts, " MATCH $5
+            "WITH m AS MATERIALIZED (SELECT rowid AS doc_id, -bm25(", $fts, $weights,
+            ") AS score FROM ", $fts, " WHERE ", $fts, " MATCH $5)
+             SELECT d.key, m.score AS score FROM m JOIN ", docs!($($docs)+),
+            " AND d.doc_id = m.doc_id
              ORDER BY score DESC, d.key LIMIT $6"
         )
     };
