@@ -4,6 +4,9 @@
 //!   a fresh embedded store, then runs the `decay` job once over them and prints the
 //!   time and the peak memory of the run. Seeding runs in a child process
 //!   (`cosmo-bench seed`), so the peak printed is the decay run's alone.
+//! * `cosmo-bench explore --sources N` writes N processed Sources for one user into a
+//!   fresh embedded store (summaries from a fixed vocabulary, offline embeddings), then
+//!   times `explore` (granularity 1) for a fixed set of queries and prints p50/p95.
 
 use std::time::Instant;
 
@@ -12,6 +15,8 @@ use clap::{Parser, Subcommand};
 use cosmo_shared::queue::JobKind;
 use cosmo_tests::stores;
 use cosmo_workers::dispatch::Dispatcher;
+
+mod explore;
 
 #[derive(Parser)]
 struct Cli {
@@ -25,6 +30,14 @@ enum Command {
     Decay {
         #[arg(long, default_value_t = 100_000)]
         nodes: u64,
+    },
+    /// Explore latency over N Sources of one user on the embedded store.
+    Explore {
+        #[arg(long, default_value_t = 10_000)]
+        sources: usize,
+        /// Timed queries (after 5 untimed warm-up ones).
+        #[arg(long, default_value_t = 100)]
+        queries: usize,
     },
     /// Seeds N semantic nodes into the embedded store in `dir` (run by `decay`).
     Seed {
@@ -62,6 +75,7 @@ async fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Seed { nodes, dir } => seed(nodes, &dir).await,
         Command::Decay { nodes } => decay(nodes).await,
+        Command::Explore { sources, queries } => explore::run(sources, queries).await,
     }
 }
 
