@@ -50,6 +50,37 @@ pub struct NewFact {
     pub at: DateTime<Utc>,
 }
 
+impl NewFact {
+    /// This fact as the correction of `old`: a structured fact keeps its slot, and an
+    /// empty `about` keeps what the old fact was about.
+    pub fn correcting(&self, old: &Fact) -> NewFact {
+        let mut new = self.clone();
+        if old.key.is_some() {
+            new.category.clone_from(&old.category);
+            new.key.clone_from(&old.key);
+        }
+        if new.about.is_empty() {
+            new.about.clone_from(&old.about);
+        }
+        new
+    }
+
+    /// Whether correcting `old` with this fact moves a free-text fact into a slot,
+    /// which another live fact may already hold.
+    pub fn takes_a_slot_from(&self, old: &Fact) -> bool {
+        old.key.is_none() && self.key.is_some()
+    }
+
+    /// The conflict of a correction into the slot that `holder` holds.
+    pub fn slot_taken(&self, holder: &str) -> String {
+        format!(
+            "{}/{} already holds live fact {holder}; correct that fact instead",
+            self.category.as_deref().unwrap_or_default(),
+            self.key.as_deref().unwrap_or_default(),
+        )
+    }
+}
+
 /// What storing a fact did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]

@@ -181,26 +181,13 @@ async fn correct(txn: &mut Txn, fact_id: &str, f: &NewFact) -> GraphResult<Fact>
             },
         ));
     }
-    let mut new = f.clone();
-    if old.key.is_some() {
-        new.category.clone_from(&old.category);
-        new.key.clone_from(&old.key);
-    }
-    if new.about.is_empty() {
-        new.about.clone_from(&old.about);
-    }
-    // A free-text fact corrected into a slot that already holds a live value: that
-    // value is the one to correct (one live value per slot).
-    if old.key.is_none()
-        && new.key.is_some()
+    let new = f.correcting(&old);
+    // One live value per slot: a free-text fact corrected into a held slot is refused
+    // (the live value is the one to correct).
+    if new.takes_a_slot_from(&old)
         && let Some(holder) = live_match(txn, &new).await?
     {
-        return Err(GraphError::Conflict(format!(
-            "{}/{} already holds live fact {}; correct that fact instead",
-            new.category.as_deref().unwrap_or_default(),
-            new.key.as_deref().unwrap_or_default(),
-            holder.fact_id
-        )));
+        return Err(GraphError::Conflict(new.slot_taken(&holder.fact_id)));
     }
     end(txn, fact_id, f.at).await?;
     insert(txn, &new, Some(fact_id)).await
