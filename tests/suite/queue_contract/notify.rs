@@ -25,8 +25,22 @@ async fn another_process_s_job_is_picked_up_by_notification_not_by_polling() {
     // The API process: its own connection pool to the same database.
     let api_side = stores::connect(config).await;
     let workers = Workers::start_kinds(&worker_side, vec![JobKind::ProcessSource]);
-    // The first job may be found by the worker's first poll at start-up; every later
-    // one is enqueued after the worker has run a job, so only NOTIFY can deliver it.
+    // Enqueue only once the worker listens: a job inserted between its first (empty)
+    // poll and its LISTEN would wait for the next poll, an hour away.
+    let cosmo_shared::db::Db::Postgres(pool) = &api_side.db else {
+        panic!("a PostgreSQL queue")
+    };
+    wait_for("the worker to LISTEN", Duration::from_secs(30), || async {
+        let listening: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity
+             WHERE datname = current_database() AND query LIKE 'LISTEN %'",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        (listening > 0).then_some(())
+    })
+    .await;
     for n in 0..3 {
         api_side
             .queue
