@@ -10,63 +10,8 @@ use cosmo_shared::retrieval;
 use cosmo_tests::stores;
 use serde_json::json;
 
-const TOPICS: &[&str] = &[
-    "hiring plan",
-    "budget review",
-    "vendor contract",
-    "security audit",
-    "launch checklist",
-    "pricing decision",
-    "quarterly roadmap",
-    "customer churn",
-    "office move",
-    "team offsite",
-    "data migration",
-    "incident review",
-    "sales pipeline",
-    "design review",
-    "onboarding",
-    "compliance training",
-    "cloud costs",
-    "mobile release",
-    "board meeting",
-    "user research",
-];
-const PEOPLE: &[&str] = &[
-    "Sarah Chen",
-    "Priya Patel",
-    "Tom Becker",
-    "Ana Souza",
-    "Wei Zhang",
-    "Omar Haddad",
-    "Lena Fischer",
-    "Kofi Mensah",
-    "Maria Rossi",
-    "Jonas Berg",
-    "Aiko Tanaka",
-    "Diego Ruiz",
-];
-const VERBS: &[&str] = &[
-    "discussed",
-    "reviewed",
-    "postponed",
-    "approved",
-    "questioned",
-    "summarised",
-    "planned",
-];
-
-/// A summary that differs from its neighbours in topic, people and wording.
-fn summary(i: usize) -> String {
-    let t = TOPICS[i % TOPICS.len()];
-    let a = PEOPLE[(i / TOPICS.len()) % PEOPLE.len()];
-    let b = PEOPLE[(i / 7 + 3) % PEOPLE.len()];
-    let v = VERBS[(i / 11) % VERBS.len()];
-    format!(
-        "{a} and {b} {v} the {t} (item {i}); next steps agreed for week {}.",
-        i % 52
-    )
-}
+use crate::corpus::{PEOPLE, TOPICS, summary};
+use crate::harness::{self, Line};
 
 pub async fn run(sources: usize, queries: usize) -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
@@ -125,15 +70,15 @@ pub async fn run(sources: usize, queries: usize) -> anyhow::Result<()> {
         }
     }
     took.sort();
-    let pct = |p: f64| took[((took.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1e3;
-    println!(
-        "explore sources={sources} queries={queries} p50_ms={:.1} p95_ms={:.1} max_ms={:.1} \
-         mean_sources_returned={:.1} seeding_seconds={:.1}",
-        pct(0.5),
-        pct(0.95),
-        pct(1.0),
-        returned as f64 / queries as f64,
-        seeded_in.as_secs_f64()
-    );
+    let pct = |p: f64| harness::pct_ms(&took, p);
+    Line::new("explore")
+        .text("sources", sources)
+        .text("queries", queries)
+        .num("p50_ms", pct(0.5), 1)
+        .num("p95_ms", pct(0.95), 1)
+        .num("max_ms", pct(1.0), 1)
+        .num("mean_sources_returned", returned as f64 / queries as f64, 1)
+        .num("seeding_seconds", seeded_in.as_secs_f64(), 1)
+        .print();
     Ok(())
 }

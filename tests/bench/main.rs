@@ -1,24 +1,41 @@
 //! `cosmo-bench`: measurements for `BENCHMARKS.md`, never assertions.
 //!
-//! * `cosmo-bench decay --nodes N` seeds N semantic nodes (spread over 1,000 users) into
-//!   a fresh embedded store, then runs the `decay` job once over them and prints the
-//!   time and the peak memory of the run. Seeding runs in a child process
-//!   (`cosmo-bench seed`), so the peak printed is the decay run's alone.
-//! * `cosmo-bench explore --sources N` writes N processed Sources for one user into a
-//!   fresh embedded store (summaries from a fixed vocabulary, offline embeddings), then
-//!   times `explore` (granularity 1) for a fixed set of queries and prints p50/p95.
+//! `cosmo-bench all` runs everything and rewrites `BENCHMARKS.md` (`report.rs`,
+//! `text.rs`, `sections.rs`); each benchmark also runs alone and prints one
+//! `name key=value …` line per measurement:
+//! * `ingest` — sustained `POST /api/sources` against `ingest-api` in another process,
+//!   and the same store calls made directly: the ceiling (`ingest.rs`);
+//! * `pipeline` — post → extracted with the offline model, by `workers` processes
+//!   (`pipeline.rs`);
+//! * `decay`, `promotion` — maintenance jobs over 10⁴–10⁶ nodes, time and peak memory
+//!   (`decay.rs`, `promotion.rs`);
+//! * `explore` — retrieval latency over one user's Sources (`explore.rs`);
+//! * `pickup` — enqueue → start between processes (`pickup.rs`).
+//!
+//! Benchmarks that start processes use the binaries next to `cosmo-bench` (the same
+//! target folder and profile); `all` builds them first.
 
-use std::time::Instant;
+use std::path::PathBuf;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use clap::{Parser, Subcommand};
-use cosmo_shared::queue::JobKind;
-use cosmo_tests::stores;
-use cosmo_workers::dispatch::Dispatcher;
 
+mod corpus;
+mod decay;
 mod explore;
+mod harness;
+mod ingest;
+mod pickup;
+mod pipeline;
+mod promotion;
+mod report;
+mod sections;
+mod text;
+
+use harness::Queue;
 
 #[derive(Parser)]
+#[command(about = "Cosmo's benchmarks: `cosmo-bench all` writes BENCHMARKS.md")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -26,8 +43,41 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Every benchmark at the published sizes; (re)writes BENCHMARKS.md.
+    All {
+        /// Small sizes: a smoke run of every benchmark (a few minutes).
+        #[arg(long)]
+        quick: bool,
+        /// Write here instead of the workspace's BENCHMARKS.md.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Do not run `cargo build` for the binaries the benchmarks start.
+        #[arg(long)]
+        no_build: bool,
+    },
+    /// Sustained POST /api/sources against `ingest-api`, and the stores' ceiling.
+    Ingest {
+        #[arg(long, default_value_t = 30)]
+        seconds: u64,
+        #[arg(long, default_value_t = 16)]
+        concurrency: usize,
+        #[arg(long, value_enum, default_value_t = Queue::Sqlite)]
+        queue: Queue,
+    },
+    /// Post → extracted with the offline model, for each number of `workers` processes.
+    Pipeline {
+        #[arg(long, default_value_t = 1000)]
+        sources: usize,
+        #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
+        workers: Vec<usize>,
+    },
     /// Decay over N semantic nodes on the embedded store.
     Decay {
+        #[arg(long, default_value_t = 100_000)]
+        nodes: u64,
+    },
+    /// Storyline and Macro promotion over a graph of N nodes on the embedded store.
+    Promotion {
         #[arg(long, default_value_t = 100_000)]
         nodes: u64,
     },
@@ -39,95 +89,68 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         queries: usize,
     },
-    /// Seeds N semantic nodes into the embedded store in `dir` (run by `decay`).
+    /// Latency from enqueue to a `workers` process starting the job.
+    Pickup {
+        #[arg(long, default_value_t = 200)]
+        jobs: usize,
+        #[arg(long, value_enum, default_value_t = Queue::Sqlite)]
+        queue: Queue,
+    },
+    /// Seeds a graph of N nodes into the embedded store in `dir` (run by `decay` and
+    /// `promotion` in a child process).
+    #[command(hide = true)]
     Seed {
+        #[arg(long, value_enum, default_value_t = Graph::Decay)]
+        graph: Graph,
         #[arg(long)]
         nodes: u64,
         #[arg(long)]
-        dir: std::path::PathBuf,
+        dir: PathBuf,
     },
 }
 
-/// Peak resident memory of this process, in MiB (Linux `VmHWM`).
-fn peak_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .map(str::to_owned)
-        })
-        .and_then(|l| {
-            l.split_whitespace()
-                .nth(1)
-                .and_then(|kb| kb.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
+/// Which seeded graph.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Graph {
+    Decay,
+    Promotion,
 }
 
-/// When the seeded nodes were created: the decay run is 30 days later.
-fn created() -> DateTime<Utc> {
+impl Graph {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Decay => "decay",
+            Self::Promotion => "promotion",
+        }
+    }
+}
+
+/// When the seeded memories were created; maintenance runs are dated from it.
+pub fn created() -> DateTime<Utc> {
     "2026-01-01T00:00:00Z".parse().expect("a valid time")
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
-        Command::Seed { nodes, dir } => seed(nodes, &dir).await,
-        Command::Decay { nodes } => decay(nodes).await,
+        Command::All {
+            quick,
+            out,
+            no_build,
+        } => report::run(quick, out, !no_build),
+        Command::Ingest {
+            seconds,
+            concurrency,
+            queue,
+        } => ingest::run(seconds, concurrency, queue).await,
+        Command::Pipeline { sources, workers } => pipeline::run(sources, &workers).await,
+        Command::Decay { nodes } => decay::run(nodes).await,
+        Command::Promotion { nodes } => promotion::run(nodes).await,
         Command::Explore { sources, queries } => explore::run(sources, queries).await,
+        Command::Pickup { jobs, queue } => pickup::run(jobs, queue).await,
+        Command::Seed { graph, nodes, dir } => match graph {
+            Graph::Decay => decay::seed(nodes, &dir).await,
+            Graph::Promotion => promotion::seed(nodes, &dir).await,
+        },
     }
-}
-
-async fn seed(nodes: u64, dir: &std::path::Path) -> anyhow::Result<()> {
-    let svc = stores::sqlite(dir).await;
-    let cosmo_shared::db::Db::Sqlite(pool) = &svc.db else {
-        anyhow::bail!("embedded store expected")
-    };
-    sqlx::query(
-        "WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < $1 - 1)
-         INSERT INTO nodes (entity_key, user_id, kind, identity_name, name, created_by, salience, state,
-            confidence, access_count, recall_frequency, last_recall_interval, decay_gradient, ttl_policy,
-            created_at, updated_at)
-         SELECT printf('node-%09d', i), 'bench-user-' || (i % 1000), 'concept', 'concept ' || i, 'Concept ' || i,
-            'bench', 0.5, CASE i % 3 WHEN 0 THEN 'candidate' WHEN 1 THEN 'active' ELSE 'core' END,
-            0.5 + (i % 50) / 100.0, i % 7, i % 7, 0, 1.0, 'decay', $2, $2
-         FROM seq",
-    )
-    .bind(nodes as i64)
-    .bind(created().timestamp_micros())
-    .execute(pool)
-    .await?;
-    Ok(())
-}
-
-async fn decay(nodes: u64) -> anyhow::Result<()> {
-    let dir = tempfile::tempdir()?;
-    let seeding = Instant::now();
-    let status = std::process::Command::new(std::env::current_exe()?)
-        .args(["seed", "--nodes", &nodes.to_string(), "--dir"])
-        .arg(dir.path())
-        .status()?;
-    anyhow::ensure!(status.success(), "seeding failed: {status}");
-    let seeded_in = seeding.elapsed();
-    let svc = stores::sqlite(dir.path()).await;
-    let before = peak_mib();
-    let started = Instant::now();
-    let run = Dispatcher::new(svc.clone())
-        .run_periodic(JobKind::Decay, created() + Duration::days(30), None)
-        .await
-        .map_err(|e| anyhow::anyhow!(e.message))?;
-    let took = started.elapsed();
-    println!(
-        "decay nodes={nodes} examined={} changed={} archived={} seconds={:.2} nodes_per_second={:.0} \
-         peak_rss_mib={:.1} rss_before_run_mib={before:.1} seeding_seconds={:.1}",
-        run.examined,
-        run.changed,
-        run.archived,
-        took.as_secs_f64(),
-        run.examined as f64 / took.as_secs_f64(),
-        peak_mib(),
-        seeded_in.as_secs_f64()
-    );
-    Ok(())
 }

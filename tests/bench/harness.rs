@@ -1,0 +1,324 @@
+//! What the benchmarks share: throw-away stores (a SQLite file, or a PostgreSQL database
+//! created and dropped here), the workspace's binaries as child processes on loopback
+//! with the stores' settings, percentiles, peak memory, and the one-line result format
+//! that `all` reads back.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use cosmo_shared::config::Config;
+use cosmo_shared::services::Services;
+use cosmo_tests::pg::TempPostgres;
+
+/// Where the queue (and the directory) live; the graph is a SQLite file either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Queue {
+    /// The embedded default: queue, directory and graph in one SQLite file.
+    Sqlite,
+    /// PostgreSQL queue and directory, SQLite graph (the two-process mode).
+    Postgres,
+}
+
+impl Queue {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Sqlite => "sqlite",
+            Self::Postgres => "postgres",
+        }
+    }
+}
+
+/// Fresh, empty stores, removed when dropped.
+#[derive(Debug)]
+pub struct Stores {
+    pub dir: tempfile::TempDir,
+    pub database_url: String,
+    pub graph_path: PathBuf,
+    _pg: Option<TempPostgres>,
+}
+
+impl Stores {
+    pub async fn new(queue: Queue) -> anyhow::Result<Self> {
+        let dir = tempfile::tempdir()?;
+        Ok(match queue {
+            Queue::Sqlite => {
+                let db = dir.path().join("cosmo.db");
+                Self {
+                    database_url: format!("sqlite://{}", db.display()),
+                    graph_path: db,
+                    dir,
+                    _pg: None,
+                }
+            }
+            Queue::Postgres => {
+                let pg = TempPostgres::create().await;
+                Self {
+                    database_url: pg.url.clone(),
+                    graph_path: dir.path().join("graph.db"),
+                    dir,
+                    _pg: Some(pg),
+                }
+            }
+        })
+    }
+
+    /// The settings every process of a benchmark runs with: the defaults, these stores,
+    /// warnings-only logs. The child processes get the same through [`Stores::env`].
+    pub fn config(&self) -> Config {
+        let mut c = Config::default();
+        c.database.url = self.database_url.clone();
+        c.graph.sqlite_path = Some(self.graph_path.clone());
+        c.log.level = "warn".into();
+        c
+    }
+
+    /// [`Stores::config`] in this process.
+    pub async fn services(&self) -> anyhow::Result<Services> {
+        Services::connect(self.config()).await
+    }
+
+    pub fn env(&self) -> Vec<(String, String)> {
+        [
+            ("COSMO_DATABASE__URL", self.database_url.clone()),
+            (
+                "COSMO_GRAPH__SQLITE_PATH",
+                self.graph_path.display().to_string(),
+            ),
+            ("COSMO_LOG__LEVEL", "warn".into()),
+            ("RUST_LOG", "warn".into()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect()
+    }
+}
+
+/// The folder of the binaries the bench starts: next to `cosmo-bench` itself, i.e. the
+/// target folder of the profile the bench was built in (`COSMO_BIN_DIR` overrides).
+pub fn bin_dir() -> PathBuf {
+    std::env::var_os("COSMO_BIN_DIR")
+        .map(PathBuf::from)
+        .or_else(|| {
+            self_exe()
+                .ok()
+                .and_then(|exe| exe.parent().map(Path::to_owned))
+        })
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// This executable's path. When the file was replaced while running (a rebuild during a
+/// long run), Linux reports it with " (deleted)"; the rebuilt file at the same path is
+/// then used.
+pub fn self_exe() -> anyhow::Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    Ok(exe
+        .to_str()
+        .and_then(|s| s.strip_suffix(" (deleted)"))
+        .map_or(exe.clone(), PathBuf::from))
+}
+
+/// `cargo build` flags for the profile this bench was built in.
+pub fn profile_flag() -> Option<&'static str> {
+    (!cfg!(debug_assertions)).then_some("--release")
+}
+
+fn bin(name: &str) -> anyhow::Result<PathBuf> {
+    let path = bin_dir().join(name);
+    anyhow::ensure!(
+        path.exists(),
+        "{} is missing: build the binaries first (`cargo build {}--bins`)",
+        path.display(),
+        profile_flag().map_or(String::new(), |f| format!("{f} "))
+    );
+    Ok(path)
+}
+
+/// A workspace binary running as a child process, its output in a log file; killed
+/// when dropped.
+#[derive(Debug)]
+pub struct Child {
+    name: String,
+    child: std::process::Child,
+    log: PathBuf,
+}
+
+impl Child {
+    pub fn start(
+        binary: &str,
+        args: &[&str],
+        dir: &Path,
+        env: &[(String, String)],
+    ) -> anyhow::Result<Self> {
+        let log = dir.join(format!("{binary}-{}.log", ulid::Ulid::generate()));
+        let out = std::fs::File::create(&log)?;
+        let child = Command::new(bin(binary)?)
+            .args(args)
+            .current_dir(dir)
+            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdin(Stdio::null())
+            .stdout(out.try_clone()?)
+            .stderr(out)
+            .spawn()
+            .map_err(|e| anyhow::anyhow!("starting {binary}: {e}"))?;
+        Ok(Self {
+            name: binary.to_owned(),
+            child,
+            log,
+        })
+    }
+
+    /// Fails with the process's output if it has exited.
+    pub fn check_running(&mut self) -> anyhow::Result<()> {
+        if let Some(status) = self.child.try_wait()? {
+            anyhow::bail!(
+                "{} exited ({status}); its output:\n{}",
+                self.name,
+                std::fs::read_to_string(&self.log).unwrap_or_default()
+            );
+        }
+        Ok(())
+    }
+
+    /// SIGTERM, up to 10 s for a clean exit, then SIGKILL.
+    pub fn stop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The API key the bench's servers are started with (an admin key of the default
+/// tenant, registered by `auth.bootstrap_key`).
+pub const KEY: &str = "cosmo-bench-key";
+
+/// `ingest-api` on `stores` and a free loopback port, with [`KEY`]; returns once it
+/// answers `/healthz`, with its base URL.
+pub async fn start_api(stores: &Stores) -> anyhow::Result<(Child, String)> {
+    let bind = format!("127.0.0.1:{}", cosmo_tests::process::free_port());
+    let mut env = stores.env();
+    env.push(("COSMO_SERVER__BIND".into(), bind.clone()));
+    env.push(("COSMO_AUTH__BOOTSTRAP_KEY".into(), KEY.into()));
+    let mut api = Child::start("ingest-api", &[], stores.dir.path(), &env)?;
+    let base = format!("http://{bind}");
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        api.check_running()?;
+        let up = client
+            .get(format!("{base}/healthz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status().is_success());
+        if up {
+            return Ok((api, base));
+        }
+        anyhow::ensure!(
+            Instant::now() < deadline,
+            "ingest-api did not answer /healthz"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Polls `check` every `every` until it yields `Some`; fails after `timeout`.
+pub async fn poll<T, F, Fut>(
+    what: &str,
+    every: Duration,
+    timeout: Duration,
+    mut check: F,
+) -> anyhow::Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = anyhow::Result<Option<T>>>,
+{
+    let start = Instant::now();
+    loop {
+        if let Some(v) = check().await? {
+            return Ok(v);
+        }
+        anyhow::ensure!(
+            start.elapsed() < timeout,
+            "timed out after {timeout:?} waiting for {what}"
+        );
+        tokio::time::sleep(every).await;
+    }
+}
+
+/// The `p`-quantile (0..=1, nearest rank) of sorted durations, in milliseconds.
+pub fn pct_ms(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1e3
+}
+
+/// Peak resident memory of this process, in MiB (Linux `VmHWM`).
+pub fn peak_mib() -> f64 {
+    status_mib("VmHWM:")
+}
+
+/// Resident memory of this process now, in MiB (Linux `VmRSS`).
+pub fn rss_mib() -> f64 {
+    status_mib("VmRSS:")
+}
+
+fn status_mib(field: &str) -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with(field)).map(str::to_owned))
+        .and_then(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Resets `VmHWM` to the current resident size (Linux ≥ 4.0), so the next
+/// [`peak_mib`] is the peak of what runs from now on.
+pub fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// One result: `name key=value …` on one line of stdout, which `all` parses back.
+#[derive(Debug)]
+pub struct Line(String);
+
+impl Line {
+    pub fn new(name: &str) -> Self {
+        Self(name.to_owned())
+    }
+
+    pub fn text(mut self, key: &str, value: impl std::fmt::Display) -> Self {
+        let _ = write!(self.0, " {key}={value}");
+        self
+    }
+
+    pub fn num(self, key: &str, value: f64, decimals: usize) -> Self {
+        self.text(key, format!("{value:.decimals$}"))
+    }
+
+    pub fn print(self) {
+        println!("{}", self.0);
+    }
+}

@@ -1,0 +1,150 @@
+//! `cosmo-bench pipeline`: Sources per second from `POST /api/sources` to `extracted`
+//! with the offline model, by number of `workers` processes, on the PostgreSQL queue
+//! (SQLite graph). For each K: fresh stores and `ingest-api`; N Sources posted (8 at a
+//! time); then K `workers` processes (default settings: every kind, concurrency 4 per
+//! kind) started; the graph polled every 100 ms until every Source is `extracted`.
+//! Model calls and tokens per Source come from the usage ledger
+//! (`GET /api/admin/usage`).
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::corpus;
+use crate::harness::{self, Child, Line, Queue, Stores};
+
+/// Users the Sources are spread over.
+const USERS: usize = 20;
+/// Posts in flight at once.
+const POSTERS: usize = 8;
+
+pub async fn run(sources: usize, workers: &[usize]) -> anyhow::Result<()> {
+    for &k in workers {
+        once(sources, k).await?;
+    }
+    Ok(())
+}
+
+async fn once(n: usize, k: usize) -> anyhow::Result<()> {
+    anyhow::ensure!(n > 0 && k > 0, "--sources and --workers must be positive");
+    let stores = Stores::new(Queue::Postgres).await?;
+    let (mut api, base) = harness::start_api(&stores).await?;
+    let client = reqwest::Client::new();
+
+    let first_post = Instant::now();
+    let mut posts = tokio::task::JoinSet::new();
+    for p in 0..POSTERS {
+        let (client, base) = (client.clone(), base.clone());
+        posts.spawn(async move {
+            for i in (p..n).step_by(POSTERS) {
+                let body = corpus::source_body(i, &format!("pipe-user-{}", i % USERS));
+                let resp = client
+                    .post(format!("{base}/api/sources"))
+                    .bearer_auth(harness::KEY)
+                    .header("content-type", "application/json")
+                    .body(body.to_string())
+                    .send()
+                    .await?;
+                anyhow::ensure!(
+                    resp.status() == reqwest::StatusCode::ACCEPTED,
+                    "POST /api/sources: {}",
+                    resp.status()
+                );
+            }
+            anyhow::Ok(())
+        });
+    }
+    while let Some(done) = posts.join_next().await {
+        done??;
+    }
+    let posted_in = first_post.elapsed();
+
+    let workers_started = Instant::now();
+    let mut procs = Vec::with_capacity(k);
+    for w in 0..k {
+        let mut env = stores.env();
+        env.push(("COSMO_WORKERS__NAME".into(), format!("bench-{w}")));
+        procs.push(Child::start("workers", &[], stores.dir.path(), &env)?);
+    }
+    let graph =
+        sqlx::SqlitePool::connect(&format!("sqlite://{}", stores.graph_path.display())).await?;
+    let deadline = Instant::now() + Duration::from_secs(600 + n as u64);
+    loop {
+        for p in &mut procs {
+            p.check_running()?;
+        }
+        let extracted: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM sources WHERE processing_status = 'extracted'",
+        )
+        .fetch_one(&graph)
+        .await?;
+        if extracted as usize >= n {
+            break;
+        }
+        anyhow::ensure!(
+            Instant::now() < deadline,
+            "only {extracted} of {n} Sources extracted in time"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let total = first_post.elapsed();
+    let drained_in = workers_started.elapsed();
+    for p in &mut procs {
+        p.stop();
+    }
+
+    let usage = usage(&client, &base).await?;
+    api.stop();
+    let per = |v: i64| v as f64 / n as f64;
+    let calls = |kind: &str| usage.get(kind).map_or(0, |u| u.0);
+    let (all_calls, prompt, completion) = usage
+        .values()
+        .fold((0, 0, 0), |a, u| (a.0 + u.0, a.1 + u.1, a.2 + u.2));
+    Line::new("pipeline")
+        .text("workers", k)
+        .text("sources", n)
+        .num("seconds", total.as_secs_f64(), 2)
+        .num("sources_per_second", n as f64 / total.as_secs_f64(), 1)
+        .num("posting_seconds", posted_in.as_secs_f64(), 2)
+        .num("drain_seconds", drained_in.as_secs_f64(), 2)
+        .num(
+            "drain_sources_per_second",
+            n as f64 / drained_in.as_secs_f64(),
+            1,
+        )
+        .num("calls_per_source", per(all_calls), 2)
+        .num("process_calls_per_source", per(calls("process-source")), 2)
+        .num(
+            "extract_calls_per_source",
+            per(calls("extract-entities")),
+            2,
+        )
+        .num("prompt_tokens_per_source", per(prompt), 0)
+        .num("completion_tokens_per_source", per(completion), 0)
+        .print();
+    Ok(())
+}
+
+/// Calls, prompt and completion tokens per job kind, from the usage ledger.
+async fn usage(
+    client: &reqwest::Client,
+    base: &str,
+) -> anyhow::Result<BTreeMap<String, (i64, i64, i64)>> {
+    let resp = client
+        .get(format!("{base}/api/admin/usage"))
+        .bearer_auth(harness::KEY)
+        .send()
+        .await?;
+    anyhow::ensure!(resp.status().is_success(), "usage: {}", resp.status());
+    let report: Value = serde_json::from_slice(&resp.bytes().await?)?;
+    let mut by_kind = BTreeMap::new();
+    for row in report["rows"].as_array().into_iter().flatten() {
+        let kind = row["job_kind"].as_str().unwrap_or("?").to_owned();
+        let e: &mut (i64, i64, i64) = by_kind.entry(kind).or_default();
+        e.0 += row["calls"].as_i64().unwrap_or(0);
+        e.1 += row["prompt_tokens"].as_i64().unwrap_or(0);
+        e.2 += row["completion_tokens"].as_i64().unwrap_or(0);
+    }
+    Ok(by_kind)
+}

@@ -1,0 +1,174 @@
+//! `cosmo-bench all`: builds the binaries the benchmarks start, runs every benchmark at
+//! the sizes (or small ones with `--quick`), each in its own child process (so
+//! each peak-memory figure is that run's alone), reads back their result lines and
+//! (re)writes `BENCHMARKS.md` with the machine, the command and a table per benchmark.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use crate::harness;
+use crate::text;
+
+/// One result line: its name and its `key=value` fields.
+pub type Row = BTreeMap<String, String>;
+
+/// Every benchmark child run: its arguments (after `cosmo-bench`).
+fn plan(quick: bool) -> Vec<Vec<String>> {
+    let mut runs: Vec<Vec<&str>> = Vec::new();
+    let (ingest_seconds, concurrencies) = if quick {
+        ("2", &["4"][..])
+    } else {
+        ("30", &["1", "16"][..])
+    };
+    for queue in ["sqlite", "postgres"] {
+        for &c in concurrencies {
+            runs.push(vec![
+                "ingest",
+                "--seconds",
+                ingest_seconds,
+                "--concurrency",
+                c,
+                "--queue",
+                queue,
+            ]);
+        }
+    }
+    runs.push(if quick {
+        vec!["pipeline", "--sources", "20", "--workers", "1,2"]
+    } else {
+        vec!["pipeline", "--sources", "1000", "--workers", "1,2,4"]
+    });
+    let nodes: &[&str] = if quick {
+        &["10000"]
+    } else {
+        &["10000", "100000", "1000000"]
+    };
+    for &n in nodes {
+        runs.push(vec!["decay", "--nodes", n]);
+    }
+    for &n in nodes {
+        runs.push(vec!["promotion", "--nodes", n]);
+    }
+    let (sources, queries): (&[&str], &str) = if quick {
+        (&["1000"], "20")
+    } else {
+        (&["10000", "100000"], "100")
+    };
+    for &s in sources {
+        runs.push(vec!["explore", "--sources", s, "--queries", queries]);
+    }
+    for queue in ["sqlite", "postgres"] {
+        runs.push(vec![
+            "pickup",
+            "--jobs",
+            if quick { "10" } else { "200" },
+            "--queue",
+            queue,
+        ]);
+    }
+    runs.into_iter()
+        .map(|r| r.into_iter().map(str::to_owned).collect())
+        .collect()
+}
+
+pub fn run(quick: bool, out: Option<PathBuf>, build: bool) -> anyhow::Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace folder")
+        .to_owned();
+    if build {
+        build_binaries(&root)?;
+    }
+    let started = Instant::now();
+    let mut rows: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for args in plan(quick) {
+        eprintln!("cosmo-bench: {}", args.join(" "));
+        match run_child(&args) {
+            Ok(lines) => {
+                for (name, row) in lines {
+                    rows.entry(name).or_default().push(row);
+                }
+            }
+            Err(e) => {
+                eprintln!("cosmo-bench: {} failed: {e:#}", args.join(" "));
+                failures.push(format!("`{}`: {e:#}", args.join(" ")));
+            }
+        }
+    }
+    let command = format!(
+        "cargo run {}-p cosmo-tests --bin cosmo-bench -- {}",
+        harness::profile_flag().map_or(String::new(), |f| format!("{f} ")),
+        std::env::args().skip(1).collect::<Vec<_>>().join(" ")
+    );
+    let machine = text::Machine::read(&root);
+    let doc = text::document(&text::Inputs {
+        quick,
+        command,
+        machine,
+        minutes: started.elapsed().as_secs_f64() / 60.0,
+        rows,
+        failures: failures.clone(),
+    });
+    let out = out.unwrap_or_else(|| root.join("BENCHMARKS.md"));
+    std::fs::write(&out, doc)?;
+    eprintln!("cosmo-bench: wrote {}", out.display());
+    anyhow::ensure!(
+        failures.is_empty(),
+        "{} benchmark(s) failed",
+        failures.len()
+    );
+    Ok(())
+}
+
+/// `cargo build [--release] --bin ingest-api --bin workers` into the target folder this
+/// bench runs from, so the processes it starts are of the same code and profile.
+fn build_binaries(root: &Path) -> anyhow::Result<()> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.arg("build")
+        .args(harness::profile_flag())
+        .args(["--bin", "ingest-api", "--bin", "workers", "--manifest-path"])
+        .arg(root.join("Cargo.toml"));
+    if let Some(target) = harness::bin_dir().parent() {
+        cmd.arg("--target-dir").arg(target);
+    }
+    eprintln!("cosmo-bench: building the binaries it starts: {cmd:?}");
+    let status = cmd.status()?;
+    anyhow::ensure!(status.success(), "cargo build failed: {status}");
+    Ok(())
+}
+
+/// Runs `cosmo-bench args…`, echoing its output; returns its result lines.
+fn run_child(args: &[String]) -> anyhow::Result<Vec<(String, Row)>> {
+    let mut child = Command::new(crate::harness::self_exe()?)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()?;
+    let mut lines = Vec::new();
+    let stdout = child.stdout.take().expect("piped stdout");
+    for line in BufReader::new(stdout).lines() {
+        let line = line?;
+        println!("{line}");
+        if let Some(parsed) = parse(&line) {
+            lines.push(parsed);
+        }
+    }
+    let status = child.wait()?;
+    anyhow::ensure!(status.success(), "exited with {status}");
+    Ok(lines)
+}
+
+/// `name key=value …` → (name, fields); `None` for other output.
+pub fn parse(line: &str) -> Option<(String, Row)> {
+    let mut words = line.split_whitespace();
+    let name = words.next()?;
+    let row: Row = words
+        .map(|w| w.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())))
+        .collect::<Option<_>>()?;
+    (!row.is_empty()).then(|| (name.to_owned(), row))
+}

@@ -1,0 +1,232 @@
+//! `BENCHMARKS.md` as `all` writes it: how to run, the machine and the command, then a
+//! section per benchmark (`sections.rs`); and the number formats they share.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+use crate::report::Row;
+use crate::sections;
+
+/// What `all` hands over for writing.
+#[derive(Debug)]
+pub struct Inputs {
+    pub quick: bool,
+    pub command: String,
+    pub machine: Machine,
+    pub minutes: f64,
+    /// Result lines by name (`ingest`, `pipeline`, …), in the order they ran.
+    pub rows: BTreeMap<String, Vec<Row>>,
+    pub failures: Vec<String>,
+}
+
+/// The machine and the code a run measured.
+#[derive(Debug)]
+pub struct Machine {
+    cpu: String,
+    cores: usize,
+    memory_gib: f64,
+    os: String,
+    rustc: String,
+    commit: String,
+    date: String,
+}
+
+impl Machine {
+    pub fn read(root: &Path) -> Self {
+        let file = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
+        let cpuinfo = file("/proc/cpuinfo");
+        let field = |text: &str, key: &str| {
+            text.lines()
+                .find(|l| l.starts_with(key))
+                .and_then(|l| l.split_once([':', '=']))
+                .map(|(_, v)| v.trim().trim_matches('"').to_owned())
+                .unwrap_or_else(|| "unknown".into())
+        };
+        let memory_kib: f64 = field(&file("/proc/meminfo"), "MemTotal")
+            .trim_end_matches(" kB")
+            .parse()
+            .unwrap_or(0.0);
+        let run = |program: &str, args: &[&str]| {
+            Command::new(program)
+                .args(args)
+                .current_dir(root)
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        };
+        let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+        let dirty = run("git", &["status", "--porcelain", "--untracked-files=no"])
+            .is_some_and(|s| !s.is_empty());
+        Self {
+            cpu: field(&cpuinfo, "model name"),
+            cores: cpuinfo
+                .lines()
+                .filter(|l| l.starts_with("processor"))
+                .count(),
+            memory_gib: memory_kib / 1024.0 / 1024.0,
+            os: format!(
+                "{}, Linux {}",
+                field(&file("/etc/os-release"), "PRETTY_NAME"),
+                file("/proc/sys/kernel/osrelease").trim()
+            ),
+            rustc: run(&rustc, &["--version"]).unwrap_or_else(|| "unknown".into()),
+            commit: run("git", &["rev-parse", "--short=12", "HEAD"]).map_or_else(
+                || "unknown".into(),
+                |c| {
+                    if dirty {
+                        format!("{c} with uncommitted changes")
+                    } else {
+                        c
+                    }
+                },
+            ),
+            date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
+        }
+    }
+}
+
+pub fn document(i: &Inputs) -> String {
+    let mut d = String::new();
+    let m = &i.machine;
+    let profile = if cfg!(debug_assertions) {
+        "dev profile (dependencies at `opt-level = 2`, Cosmo's own code unoptimised: a floor)"
+    } else {
+        "release profile"
+    };
+    let _ = write!(
+        d,
+        "# Benchmarks
+
+Measurements, not tests: nothing here is asserted anywhere. This file is written by
+`cosmo-bench all` (`tests/bench/`); rerun it rather than editing numbers by hand.
+{quick}
+## Running them
+
+```sh
+cargo run --release -p cosmo-tests --bin cosmo-bench -- all
+```
+
+That one command builds the binaries the benchmarks start (`cargo build --release --bin
+ingest-api --bin workers`, into the same target folder), runs every benchmark below, each
+in its own process, and rewrites this file. It needs PostgreSQL at
+`COSMO_TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`); every
+benchmark creates and drops its own databases and temporary folders. The run took the
+duration below, plus the first release build. `-- all --quick` runs every benchmark at
+small sizes (a smoke test, about a minute); `--out FILE` writes elsewhere. Each section gives the
+command that runs its benchmark alone (after `cargo build --release --bins`).
+
+## Machine and run
+
+| | |
+|---|---|
+| CPU | {cpu} |
+| logical CPUs | {cores} |
+| memory | {mem:.1} GiB |
+| OS | {os} |
+| Rust | {rustc} |
+| build | {profile} |
+| code | commit {commit} |
+| date | {date} |
+| command | `{command}` |
+| duration | {minutes:.0} min |
+
+Everything runs on this one machine: load generator, server, workers and PostgreSQL
+share its cores, and the load generator competes with what it measures.
+",
+        quick = if i.quick {
+            "\n> **Quick run** (`--quick`): small sizes, to check that every benchmark runs. These\n\
+             > numbers are not comparable to a full run's.\n"
+        } else {
+            ""
+        },
+        cpu = m.cpu,
+        cores = m.cores,
+        mem = m.memory_gib,
+        os = m.os,
+        rustc = m.rustc,
+        commit = m.commit,
+        date = m.date,
+        command = i.command,
+        minutes = i.minutes,
+    );
+    if !i.failures.is_empty() {
+        d.push_str("\n**Failed in this run:**\n\n");
+        for f in &i.failures {
+            let _ = writeln!(d, "* {f}");
+        }
+    }
+    let rows = |name: &str| i.rows.get(name).cloned().unwrap_or_default();
+    sections::ingest(&mut d, &rows("ingest"));
+    sections::pipeline(&mut d, &rows("pipeline"));
+    sections::decay(&mut d, &rows("decay"));
+    sections::promotion(&mut d, &rows("promotion"));
+    sections::explore(&mut d, &rows("explore"));
+    sections::pickup(&mut d, &rows("pickup"));
+    d
+}
+
+pub fn s<'a>(r: &'a Row, key: &str) -> &'a str {
+    r.get(key).map_or("?", String::as_str)
+}
+
+pub fn f(r: &Row, key: &str) -> f64 {
+    r.get(key).and_then(|v| v.parse().ok()).unwrap_or(f64::NAN)
+}
+
+/// `1234567` → `1,234,567`; anything else unchanged.
+pub fn int(v: &str) -> String {
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return v.to_owned();
+    }
+    let mut out = String::new();
+    for (n, c) in v.chars().enumerate() {
+        if n > 0 && (v.len() - n).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A number with `decimals` decimals and thousands separators.
+pub fn num(v: f64, decimals: usize) -> String {
+    if !v.is_finite() {
+        return "?".into();
+    }
+    let text = format!("{v:.decimals$}");
+    let (whole, frac) = text
+        .split_once('.')
+        .map_or((text.as_str(), None), |(w, f)| (w, Some(f)));
+    let (sign, digits) = whole.strip_prefix('-').map_or(("", whole), |d| ("-", d));
+    let mut out = format!("{sign}{}", int(digits));
+    if let Some(frac) = frac {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
+
+pub fn ms(v: f64) -> String {
+    let decimals = if v < 1.0 {
+        2
+    } else if v < 10.0 {
+        1
+    } else {
+        0
+    };
+    format!("{} ms", num(v, decimals))
+}
+
+pub fn secs(v: f64) -> String {
+    let decimals = if v < 10.0 {
+        2
+    } else if v < 100.0 {
+        1
+    } else {
+        0
+    };
+    format!("{} s", num(v, decimals))
+}
