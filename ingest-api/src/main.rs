@@ -21,7 +21,13 @@ struct Args {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let config = Config::load(args.config.as_deref())?;
-    telemetry::init(&config.log);
+    let telemetry = telemetry::init(&config, "cosmo-ingest-api")?;
+    let result = run(config).await;
+    telemetry.shutdown().await;
+    result
+}
+
+async fn run(config: Config) -> anyhow::Result<()> {
     let svc = Services::connect(config).await?;
     if ensure_api_key(&svc, false).await? == Bootstrap::Existing
         && svc.directory.api_keys().await?.is_empty()

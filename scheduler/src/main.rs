@@ -22,7 +22,12 @@ struct Args {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let config = Config::load(args.config.as_deref())?;
-    telemetry::init(&config.log);
-    let svc = Services::connect(config).await?;
-    cosmo_scheduler::run(svc, telemetry::shutdown_signal()).await
+    let telemetry = telemetry::init(&config, "cosmo-scheduler")?;
+    let result = async {
+        let svc = Services::connect(config).await?;
+        cosmo_scheduler::run(svc, telemetry::shutdown_signal()).await
+    }
+    .await;
+    telemetry.shutdown().await;
+    result
 }

@@ -15,6 +15,7 @@ use crate::graph::neo4j::Neo4jGraph;
 use crate::graph::sqlite::SqliteGraph;
 use crate::job_runs::JobRunLedger;
 use crate::llm::Usage;
+use crate::llm::counted::Counted;
 use crate::llm::minilm::MiniLmEmbedder;
 use crate::llm::offline::OfflineModel;
 use crate::llm::openai::OpenAiProvider;
@@ -22,7 +23,8 @@ use crate::llm::{Embedder, EntityExtractor, NoteTaker, SourceProcessor, Summariz
 use crate::queue::{JobKind, JobQueue};
 use crate::usage::{Meter, UsageLedger};
 
-/// One provider per capability (SPEC §7).
+/// One provider per capability (SPEC §7), each counted in the metrics
+/// ([`crate::llm::counted`]).
 #[derive(Debug, Clone)]
 pub struct Models {
     pub processor: Arc<dyn SourceProcessor>,
@@ -52,22 +54,24 @@ impl Models {
             )),
             _ => None,
         };
+        // Each task's provider, wrapped so its calls are counted under its name.
         macro_rules! pick {
-            ($task:ident) => {
-                match (cfg.providers.$task, &openai) {
-                    (Provider::Openai, Some(o)) => o.clone() as _,
-                    _ => offline.clone() as _,
-                }
-            };
+            ($task:ident: $model:ident) => {{
+                let (model, provider): (Arc<dyn $model>, _) = match (cfg.providers.$task, &openai) {
+                    (Provider::Openai, Some(o)) => (o.clone(), "openai"),
+                    _ => (offline.clone(), "offline"),
+                };
+                Counted::new(model, provider, stringify!($task))
+            }};
         }
         Ok(Self {
-            processor: pick!(processing),
-            extractor: pick!(extraction),
-            note_taker: pick!(notes),
-            summarizer: pick!(summaries),
+            processor: pick!(processing: SourceProcessor),
+            extractor: pick!(extraction: EntityExtractor),
+            note_taker: pick!(notes: NoteTaker),
+            summarizer: pick!(summaries: Summarizer),
             embedder: match local {
-                Some(local) => local,
-                None => pick!(embeddings),
+                Some(local) => Counted::<dyn Embedder>::new(local, "local", "embeddings"),
+                None => pick!(embeddings: Embedder),
             },
         })
     }
@@ -76,11 +80,11 @@ impl Models {
     pub fn offline(dimensions: usize) -> Self {
         let model = Arc::new(OfflineModel::new(dimensions));
         Self {
-            processor: model.clone(),
-            extractor: model.clone(),
-            note_taker: model.clone(),
-            summarizer: model.clone(),
-            embedder: model,
+            processor: Counted::<dyn SourceProcessor>::new(model.clone(), "offline", "processing"),
+            extractor: Counted::<dyn EntityExtractor>::new(model.clone(), "offline", "extraction"),
+            note_taker: Counted::<dyn NoteTaker>::new(model.clone(), "offline", "notes"),
+            summarizer: Counted::<dyn Summarizer>::new(model.clone(), "offline", "summaries"),
+            embedder: Counted::<dyn Embedder>::new(model, "offline", "embeddings"),
         }
     }
 }

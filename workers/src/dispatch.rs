@@ -8,8 +8,9 @@ use cosmo_shared::queue::JobKind;
 use cosmo_shared::queue::payloads::{ExtractEntities, Periodic, ProcessSource};
 use cosmo_shared::queue::runtime::{JobContext, JobHandler, JobOutcome};
 use cosmo_shared::services::Services;
+use cosmo_shared::telemetry;
 use serde::de::DeserializeOwned;
-use tracing::{Instrument, error, info_span, warn};
+use tracing::{Instrument, error, info, info_span, warn};
 
 use crate::error::{JobError, JobResult};
 use crate::{extract_entities, maintenance, process_source, reconcile};
@@ -125,7 +126,11 @@ impl JobHandler for Dispatcher {
         let span = info_span!(
             "job", job_id = %job.job_id, kind = %job.kind, attempt = job.attempt,
             request_id = job.envelope.request_id.as_deref().unwrap_or("-"),
+            "otel.name" = tracing::field::Empty, "otel.kind" = tracing::field::Empty,
         );
+        telemetry::name_span(&span, || format!("job {}", job.kind), "consumer");
+        // In exported traces, the job is a child of the request (or job) that caused it.
+        telemetry::set_parent(&span, job.envelope.traceparent.as_deref());
         async {
             let delay = self.svc.config.workers.job_delay_ms;
             if delay > 0 {
@@ -137,7 +142,10 @@ impl JobHandler for Dispatcher {
                 .execute(job.kind, payload, request_id, Some(&job.job_id))
                 .await
             {
-                Ok(_) => JobOutcome::Done,
+                Ok(_) => {
+                    info!("job done");
+                    JobOutcome::Done
+                }
                 Err(e) if e.retryable => JobOutcome::Retry(e.message),
                 Err(e) => JobOutcome::Fail(e.message),
             }
@@ -147,10 +155,11 @@ impl JobHandler for Dispatcher {
     }
 
     async fn failed(&self, job: &JobContext, message: &str, final_attempt: bool) {
+        let request_id = job.envelope.request_id.as_deref().unwrap_or("-");
         if final_attempt {
-            error!(job_id = %job.job_id, kind = %job.kind, attempt = job.attempt, %message, "job failed for good");
+            error!(job_id = %job.job_id, kind = %job.kind, attempt = job.attempt, request_id, %message, "job failed for good");
         } else {
-            warn!(job_id = %job.job_id, kind = %job.kind, attempt = job.attempt, %message, "job failed; will retry");
+            warn!(job_id = %job.job_id, kind = %job.kind, attempt = job.attempt, request_id, %message, "job failed; will retry");
         }
         let (svc, now) = (&self.svc, self.svc.clock.now());
         let recorded = match job.kind {

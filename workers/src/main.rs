@@ -35,7 +35,12 @@ async fn main() -> anyhow::Result<()> {
         anyhow::ensure!(n >= 1, "--concurrency must be at least 1");
         config.jobs.set_concurrency(n);
     }
-    telemetry::init(&config.log);
-    let svc = Services::connect(config).await?;
-    cosmo_workers::process::run(svc, telemetry::shutdown_signal()).await
+    let telemetry = telemetry::init(&config, "cosmo-workers")?;
+    let result = async {
+        let svc = Services::connect(config).await?;
+        cosmo_workers::process::run(svc, telemetry::shutdown_signal()).await
+    }
+    .await;
+    telemetry.shutdown().await;
+    result
 }

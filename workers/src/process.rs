@@ -1,5 +1,6 @@
 //! A worker process: the job kinds it serves (`--jobs`), how many of each at once
-//! (`--concurrency`), and a health endpoint. Scale by running more of them.
+//! (`--concurrency`), and a health port (`/healthz`, `/metrics`). Scale by running more
+//! of them.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -57,23 +58,39 @@ pub async fn run(
     .await
 }
 
-/// `GET /healthz` on the worker's health port: 200 while the graph store and the queue
-/// answer.
+/// The worker's health port: `GET /healthz`, 200 while the graph store and the queue
+/// answer; `GET /metrics`, this process's metrics in the Prometheus text format (no
+/// authentication: keep the port private to the operator's network).
 async fn serve_health(svc: Services, port: u16) -> anyhow::Result<()> {
-    use axum::http::StatusCode;
+    use axum::http::{StatusCode, header};
     use axum::routing::get;
-    let app = axum::Router::new().route(
-        "/healthz",
-        get(move || {
-            let svc = svc.clone();
-            async move {
-                match (svc.graph.ping().await, svc.queue.ping().await) {
-                    (Ok(()), Ok(())) => (StatusCode::OK, "ok"),
-                    _ => (StatusCode::SERVICE_UNAVAILABLE, "not ready"),
+    use cosmo_shared::metrics;
+    let scraped = svc.clone();
+    let app = axum::Router::new()
+        .route(
+            "/healthz",
+            get(move || {
+                let svc = svc.clone();
+                async move {
+                    match (svc.graph.ping().await, svc.queue.ping().await) {
+                        (Ok(()), Ok(())) => (StatusCode::OK, "ok"),
+                        _ => (StatusCode::SERVICE_UNAVAILABLE, "not ready"),
+                    }
                 }
-            }
-        }),
-    );
+            }),
+        )
+        .route(
+            "/metrics",
+            get(move || {
+                let svc = scraped.clone();
+                async move {
+                    (
+                        [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)],
+                        metrics::render(svc.queue.as_ref()).await,
+                    )
+                }
+            }),
+        );
     let listener = tokio::net::TcpListener::bind(("0.0.0.0", port)).await?;
     tokio::spawn(async move { axum::serve(listener, app).await });
     Ok(())

@@ -13,6 +13,7 @@ mod graph;
 mod maintenance;
 mod models;
 mod retrieval;
+mod telemetry;
 
 pub use crate::lifecycle::LifecycleParams;
 pub use crate::queue::JobsConfig;
@@ -20,6 +21,7 @@ pub use graph::{GraphBackend, GraphConfig, Neo4jConfig};
 pub use maintenance::{MaintenanceConfig, SchedulerConfig, parse_cron};
 pub use models::{LocalConfig, ModelsConfig, OpenAiConfig, Provider, ProvidersConfig};
 pub use retrieval::RetrievalConfig;
+pub use telemetry::TelemetryConfig;
 
 #[derive(Clone, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -38,6 +40,7 @@ pub struct Config {
     pub maintenance: MaintenanceConfig,
     pub retrieval: RetrievalConfig,
     pub log: LogConfig,
+    pub telemetry: TelemetryConfig,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -254,6 +257,7 @@ impl Config {
             kind.parse::<crate::queue::JobKind>()
                 .map_err(|e| anyhow::anyhow!("workers.jobs: {e}"))?;
         }
+        self.telemetry.validate()?;
         self.jobs.validate()
     }
 
@@ -286,6 +290,7 @@ impl std::fmt::Debug for Config {
             .field("maintenance", &self.maintenance)
             .field("retrieval", &self.retrieval)
             .field("log", &self.log)
+            .field("telemetry", &self.telemetry)
             .finish()
     }
 }
@@ -346,12 +351,14 @@ mod tests {
             jail.set_env("COSMO_MAINTENANCE__BATCH_SIZE", "250");
             jail.set_env("COSMO_RETRIEVAL__CANDIDATES_PER_SIGNAL", "17");
             jail.set_env("COSMO_SCHEDULER__CATCH_UP_HOURS", "3");
+            jail.set_env("COSMO_TELEMETRY__OTLP_ENDPOINT", "http://collector:4318");
             let c = Config::load(None).map_err(|e| e.to_string())?;
             assert_eq!(c.lifecycle.access_boost, 0.06);
             assert_eq!(c.maintenance.batch_size, 250);
             assert_eq!(c.retrieval.candidates_per_signal, 17);
             assert_eq!(c.scheduler.catch_up_hours, 3);
-            assert_eq!(sections().len(), 14, "one entry per field of Config");
+            assert_eq!(c.telemetry.otlp_endpoint, "http://collector:4318");
+            assert_eq!(sections().len(), 15, "one entry per field of Config");
             Ok(())
         });
     }

@@ -10,7 +10,8 @@
 //! * [`Summarizer`] — Storyline/Macro descriptions and consolidation.
 //! * [`Embedder`] — vectors for Sources, nodes, Storylines, Macros.
 //!
-//! Every call reports its token [`Usage`]. The [`offline`] provider implements all of
+//! Every call reports its token [`Usage`]; [`counted`] counts calls, tokens and errors
+//! in the Prometheus metrics. The [`offline`] provider implements all of
 //! them deterministically with no network; [`minilm`] embeds with a real sentence
 //! model on the local CPU.
 
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{NodeKind, NoteLifetime, SourceType};
 
+pub mod counted;
 pub mod minilm;
 pub mod offline;
 pub mod openai;

@@ -15,7 +15,7 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use apalis::prelude::*;
 use async_trait::async_trait;
@@ -24,6 +24,7 @@ use futures::FutureExt;
 use super::{JobEnvelope, JobKind, JobSettings, JobsConfig, NewJob, QueueError};
 use crate::config::QueueConfig;
 use crate::db::Db;
+use crate::metrics::{self, JobEnd};
 
 /// A job as a handler sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,6 +74,7 @@ pub(crate) fn build_task(
         kind: job.kind,
         payload: job.payload.clone(),
         request_id: job.request_id.clone(),
+        traceparent: crate::telemetry::current_traceparent(),
     };
     let args = serde_json::to_vec(&envelope).map_err(anyhow::Error::from)?;
     let id = ulid::Ulid::generate();
@@ -126,9 +128,15 @@ async fn handle(
     meta: TaskMeta,
     ctx: Data<Ctx>,
 ) -> Result<(), BoxDynError> {
+    // Counted here, where timeouts, panics and the retry decision are known.
+    let started = Instant::now();
+    metrics::job_started(ctx.kind);
     let envelope: JobEnvelope = match serde_json::from_value(args) {
         Ok(e) => e,
-        Err(e) => return Err(AbortError::new(format!("undecodable job payload: {e}")).into()),
+        Err(e) => {
+            metrics::job_ended(ctx.kind, JobEnd::Failed, started.elapsed());
+            return Err(AbortError::new(format!("undecodable job payload: {e}")).into());
+        }
     };
     let job = JobContext {
         job_id: meta.id.clone(),
@@ -143,6 +151,12 @@ async fn handle(
         Ok(Err(_)) => JobOutcome::Retry(format!("timed out after {} s", ctx.settings.timeout_secs)),
         Err(panic) => JobOutcome::Retry(format!("job panicked: {}", panic_message(&panic))),
     };
+    let end = match &outcome {
+        JobOutcome::Done => JobEnd::Succeeded,
+        JobOutcome::Retry(_) if meta.attempt < meta.max_attempts => JobEnd::Retried,
+        JobOutcome::Retry(_) | JobOutcome::Fail(_) => JobEnd::Failed,
+    };
+    metrics::job_ended(ctx.kind, end, started.elapsed());
     match outcome {
         JobOutcome::Done => Ok(()),
         JobOutcome::Fail(message) => {
