@@ -72,6 +72,10 @@ pub struct JobEnvelope {
     pub payload: serde_json::Value,
     #[serde(default)]
     pub request_id: Option<String>,
+    /// W3C `traceparent` of the span that enqueued the job, when traces are exported:
+    /// the job's span becomes its child. Absent in older envelopes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traceparent: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,6 +123,11 @@ impl JobRecord {
             _ => false,
         }
     }
+
+    /// The job's state as an operator sees it.
+    pub fn state(&self) -> JobState {
+        JobState::of(&self.status, self.attempts, self.max_attempts)
+    }
 }
 
 /// Jobs per kind and status.
@@ -127,6 +136,175 @@ pub struct QueueCount {
     pub kind: String,
     pub status: String,
     pub count: i64,
+}
+
+/// A job's state as an operator thinks of it, derived from apalis' `status` and the
+/// attempts (the mapping is in `docs/queue.md#job-states`):
+///
+/// | state | apalis |
+/// |---|---|
+/// | `pending` | `Pending` (due now, or scheduled for a later `run_at`) |
+/// | `running` | `Queued` or `Running` (locked by a worker) |
+/// | `done` | `Done` |
+/// | `failed` | `Failed` with attempts left: it runs again after its backoff |
+/// | `dead` | `Killed`, or `Failed` with no attempts left: failed for good |
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    Pending,
+    Running,
+    Done,
+    Failed,
+    Dead,
+}
+
+crate::domain::string_enum!(JobState {
+    Pending = "pending",
+    Running = "running",
+    Done = "done",
+    Failed = "failed",
+    Dead = "dead",
+});
+
+impl JobState {
+    pub fn of(status: &str, attempts: i64, max_attempts: i64) -> Self {
+        match status {
+            "Queued" | "Running" => Self::Running,
+            "Done" => Self::Done,
+            "Killed" => Self::Dead,
+            "Failed" if attempts >= max_attempts => Self::Dead,
+            "Failed" => Self::Failed,
+            // `Pending`, and anything apalis 1.0 never writes.
+            _ => Self::Pending,
+        }
+    }
+
+    /// The same mapping as a SQL condition on a jobs row (both backends' tables).
+    pub(crate) fn sql_condition(self) -> &'static str {
+        match self {
+            Self::Pending => state_condition!(pending),
+            Self::Running => state_condition!(running),
+            Self::Done => state_condition!(done),
+            Self::Failed => state_condition!(failed),
+            Self::Dead => state_condition!(dead),
+        }
+    }
+}
+
+/// [`JobState::sql_condition`] as literals, for `concat!`.
+macro_rules! state_condition {
+    (pending) => {
+        "status NOT IN ('Queued', 'Running', 'Done', 'Failed', 'Killed')"
+    };
+    (running) => {
+        "status IN ('Queued', 'Running')"
+    };
+    (done) => {
+        "status = 'Done'"
+    };
+    (failed) => {
+        "(status = 'Failed' AND attempts < max_attempts)"
+    };
+    (dead) => {
+        "(status = 'Killed' OR (status = 'Failed' AND attempts >= max_attempts))"
+    };
+}
+pub(crate) use state_condition;
+
+/// The mapping of [`JobState::of`] as a SQL expression, for grouping.
+macro_rules! state_case {
+    () => {
+        "CASE WHEN status IN ('Queued', 'Running') THEN 'running'
+              WHEN status = 'Done' THEN 'done'
+              WHEN status = 'Killed' OR (status = 'Failed' AND attempts >= max_attempts) THEN 'dead'
+              WHEN status = 'Failed' THEN 'failed'
+              ELSE 'pending' END"
+    };
+}
+pub(crate) use state_case;
+
+/// Jobs per kind and state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StateCount {
+    pub kind: String,
+    pub state: JobState,
+    pub count: i64,
+}
+
+/// How many jobs are in each [`JobState`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct StateTotals {
+    pub pending: i64,
+    pub running: i64,
+    pub done: i64,
+    pub failed: i64,
+    pub dead: i64,
+}
+
+impl StateTotals {
+    pub fn get(&self, state: JobState) -> i64 {
+        match state {
+            JobState::Pending => self.pending,
+            JobState::Running => self.running,
+            JobState::Done => self.done,
+            JobState::Failed => self.failed,
+            JobState::Dead => self.dead,
+        }
+    }
+
+    fn add(&mut self, state: JobState, n: i64) {
+        *match state {
+            JobState::Pending => &mut self.pending,
+            JobState::Running => &mut self.running,
+            JobState::Done => &mut self.done,
+            JobState::Failed => &mut self.failed,
+            JobState::Dead => &mut self.dead,
+        } += n;
+    }
+}
+
+/// [`StateCount`]s as a table: one row per kind that has jobs, and the total.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct JobCounts {
+    /// Per job kind (only kinds with jobs).
+    pub kinds: std::collections::BTreeMap<String, StateTotals>,
+    /// Every kind together.
+    pub total: StateTotals,
+}
+
+impl JobCounts {
+    pub fn tally(counts: &[StateCount]) -> Self {
+        let mut table = Self::default();
+        for c in counts {
+            table
+                .kinds
+                .entry(c.kind.clone())
+                .or_default()
+                .add(c.state, c.count);
+            table.total.add(c.state, c.count);
+        }
+        table
+    }
+}
+
+/// Which jobs [`JobQueue::list_jobs`] returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobFilter {
+    pub state: Option<JobState>,
+    pub kind: Option<JobKind>,
+    pub limit: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -174,8 +352,19 @@ pub trait JobQueue: Send + Sync + std::fmt::Debug {
     /// Jobs that exhausted their attempts or were killed, newest first.
     async fn failed_jobs(&self, limit: usize) -> QueueResult<Vec<JobRecord>>;
 
-    /// Puts a failed job back to pending with fresh attempts. False if it was not failed.
+    /// Jobs in a state and of a kind (each optional), newest first (by when they were
+    /// enqueued), at most `limit`.
+    async fn list_jobs(&self, filter: &JobFilter) -> QueueResult<Vec<JobRecord>>;
+
+    /// Jobs per kind and [`JobState`]; only pairs with jobs.
+    async fn state_counts(&self) -> QueueResult<Vec<StateCount>>;
+
+    /// Puts a failed, dead or done job back to pending with fresh attempts. False if it
+    /// does not exist or is pending or running.
     async fn retry_job(&self, job_id: &str) -> QueueResult<bool>;
+
+    /// Retries every dead job (of one kind, or all); returns how many.
+    async fn retry_dead(&self, kind: Option<JobKind>) -> QueueResult<u64>;
 
     /// Deletes the jobs about erased Sources — `process-source` of each key and
     /// `extract-entities` of each (key, user) — and, with `user_id`, that user's

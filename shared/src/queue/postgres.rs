@@ -7,7 +7,10 @@ use chrono::{DateTime, Utc};
 use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Row};
 
-use super::{Enqueued, JobKind, JobQueue, JobRecord, JobsConfig, NewJob, QueueCount, QueueResult};
+use super::{
+    Enqueued, JobFilter, JobKind, JobQueue, JobRecord, JobState, JobsConfig, NewJob, QueueCount,
+    QueueResult, StateCount, state_case, state_condition,
+};
 
 #[derive(Debug, Clone)]
 pub struct PostgresQueue {
@@ -144,6 +147,31 @@ impl JobQueue for PostgresQueue {
         Ok(rows.iter().map(record).collect::<sqlx::Result<_>>()?)
     }
 
+    async fn list_jobs(&self, filter: &JobFilter) -> QueueResult<Vec<JobRecord>> {
+        let state = filter.state.map_or("TRUE", JobState::sql_condition);
+        let sql = format!(
+            "{} WHERE ($1::TEXT IS NULL OR job_type = $1) AND {state} ORDER BY id DESC LIMIT $2",
+            select_jobs!()
+        );
+        // Only the fixed conditions of a closed enum are spliced in.
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(filter.kind.map(JobKind::queue_name))
+            .bind(filter.limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(record).collect::<sqlx::Result<_>>()?)
+    }
+
+    async fn state_counts(&self) -> QueueResult<Vec<StateCount>> {
+        const SQL: &str = concat!(
+            "SELECT job_type, ",
+            state_case!(),
+            " AS state, count(*) AS n FROM apalis.jobs GROUP BY 1, 2 ORDER BY 1, 2"
+        );
+        let rows = sqlx::query(SQL).fetch_all(&self.pool).await?;
+        rows.iter().map(state_count).collect()
+    }
+
     async fn retry_job(&self, job_id: &str) -> QueueResult<bool> {
         let done = sqlx::query(
             "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, run_at = now(),
@@ -154,6 +182,20 @@ impl JobQueue for PostgresQueue {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    async fn retry_dead(&self, kind: Option<JobKind>) -> QueueResult<u64> {
+        const SQL: &str = concat!(
+            "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, run_at = now(),
+                lock_by = NULL, lock_at = NULL, done_at = NULL
+             WHERE ($1::TEXT IS NULL OR job_type = $1) AND ",
+            state_condition!(dead)
+        );
+        let done = sqlx::query(SQL)
+            .bind(kind.map(JobKind::queue_name))
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
     }
 
     async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64> {
@@ -199,5 +241,14 @@ fn record(r: &PgRow) -> sqlx::Result<JobRecord> {
         last_error: r.try_get("last_error")?,
         lock_by: r.try_get("lock_by")?,
         payload: payload.and_then(|p| serde_json::from_str(&p).ok()),
+    })
+}
+
+fn state_count(r: &PgRow) -> QueueResult<StateCount> {
+    let state: String = r.try_get("state")?;
+    Ok(StateCount {
+        kind: r.try_get("job_type")?,
+        state: state.parse().map_err(anyhow::Error::from)?,
+        count: r.try_get("n")?,
     })
 }

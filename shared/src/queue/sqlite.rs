@@ -6,7 +6,10 @@ use chrono::{DateTime, Utc};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 
-use super::{Enqueued, JobKind, JobQueue, JobRecord, JobsConfig, NewJob, QueueCount, QueueResult};
+use super::{
+    Enqueued, JobFilter, JobKind, JobQueue, JobRecord, JobState, JobsConfig, NewJob, QueueCount,
+    QueueResult, StateCount, state_case, state_condition,
+};
 
 #[derive(Debug, Clone)]
 pub struct SqliteQueue {
@@ -135,6 +138,31 @@ impl JobQueue for SqliteQueue {
         Ok(rows.iter().map(record).collect::<sqlx::Result<_>>()?)
     }
 
+    async fn list_jobs(&self, filter: &JobFilter) -> QueueResult<Vec<JobRecord>> {
+        let state = filter.state.map_or("1", JobState::sql_condition);
+        let sql = format!(
+            "{} WHERE ($1 IS NULL OR job_type = $1) AND {state} ORDER BY id DESC LIMIT $2",
+            select_jobs!()
+        );
+        // Only the fixed conditions of a closed enum are spliced in.
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(filter.kind.map(JobKind::queue_name))
+            .bind(filter.limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(record).collect::<sqlx::Result<_>>()?)
+    }
+
+    async fn state_counts(&self) -> QueueResult<Vec<StateCount>> {
+        const SQL: &str = concat!(
+            "SELECT job_type, ",
+            state_case!(),
+            " AS state, count(*) AS n FROM Jobs GROUP BY 1, 2 ORDER BY 1, 2"
+        );
+        let rows = sqlx::query(SQL).fetch_all(&self.pool).await?;
+        rows.iter().map(state_count).collect()
+    }
+
     async fn retry_job(&self, job_id: &str) -> QueueResult<bool> {
         let done = sqlx::query(
             "UPDATE Jobs SET status = 'Pending', attempts = 0, run_at = strftime('%s', 'now'),
@@ -145,6 +173,20 @@ impl JobQueue for SqliteQueue {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    async fn retry_dead(&self, kind: Option<JobKind>) -> QueueResult<u64> {
+        const SQL: &str = concat!(
+            "UPDATE Jobs SET status = 'Pending', attempts = 0, run_at = strftime('%s', 'now'),
+                lock_by = NULL, lock_at = NULL, done_at = NULL
+             WHERE ($1 IS NULL OR job_type = $1) AND ",
+            state_condition!(dead)
+        );
+        let done = sqlx::query(SQL)
+            .bind(kind.map(JobKind::queue_name))
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
     }
 
     async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64> {
@@ -198,5 +240,14 @@ fn record(r: &SqliteRow) -> sqlx::Result<JobRecord> {
         last_error: r.try_get("last_error")?,
         lock_by: r.try_get("lock_by")?,
         payload: payload.and_then(|p| serde_json::from_str(&p).ok()),
+    })
+}
+
+fn state_count(r: &SqliteRow) -> QueueResult<StateCount> {
+    let state: String = r.try_get("state")?;
+    Ok(StateCount {
+        kind: r.try_get("job_type")?,
+        state: state.parse().map_err(anyhow::Error::from)?,
+        count: r.try_get("n")?,
     })
 }

@@ -4,7 +4,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use cosmo_shared::config::Config;
-use cosmo_shared::queue::{Enqueued, JobEnvelope, JobKind, NewJob};
+use cosmo_shared::queue::{Enqueued, JobEnvelope, JobFilter, JobKind, JobState, NewJob};
 use serde_json::json;
 
 use super::support::{Factory, KIND, Workers, wait_job};
@@ -84,7 +84,8 @@ pub async fn jobs_can_be_looked_up_and_counted(factory: Factory) {
         Some(JobEnvelope {
             kind: KIND,
             payload: json!({"n": 1}),
-            request_id: Some("req-42".into())
+            request_id: Some("req-42".into()),
+            traceparent: None,
         }),
         "the payload and the request id travel with the job"
     );
@@ -227,6 +228,19 @@ pub async fn exhausted_jobs_are_kept_with_their_error(factory: Factory) {
             .map(|j| j.job_id.clone())
             .collect::<Vec<_>>(),
         std::slice::from_ref(&id)
+    );
+    assert_eq!(dead.state(), JobState::Dead, "no attempts left: dead");
+    let listed = q
+        .list_jobs(&JobFilter {
+            state: Some(JobState::Dead),
+            kind: None,
+            limit: 10,
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        listed.iter().map(|j| j.job_id.as_str()).collect::<Vec<_>>(),
+        [id.as_str()]
     );
     // An operator retries it: fresh attempts.
     assert!(q.retry_job(&id).await.unwrap());
@@ -471,4 +485,131 @@ pub async fn erasure_purges_exactly_the_jobs_about_it(factory: Factory) {
         "purged {purged}"
     );
     assert_eq!(purged, 3);
+}
+
+pub async fn jobs_are_listed_counted_and_retried_by_state(factory: Factory) {
+    let env = factory(|c| {
+        let s = &mut c.jobs.reconcile;
+        s.max_attempts = 2;
+        s.backoff_secs = 3600;
+        s.backoff_max_secs = 3600;
+        s.concurrency = 4;
+    })
+    .await;
+    let q = &env.svc.queue;
+    let enqueue = |job: NewJob| async move { q.enqueue(job).await.unwrap().job_id().to_owned() };
+    let later = chrono::Utc::now() + chrono::Duration::hours(1);
+    let scheduled = enqueue(job(json!({})).run_at(later)).await;
+    let other_kind = enqueue(NewJob::new(JobKind::ProcessSource, json!({}))).await;
+    let done = enqueue(job(json!({}))).await;
+    let failing = enqueue(job(json!({"fail": true}))).await;
+    let dead = enqueue(job(json!({"permanent": true}))).await;
+    let running = enqueue(job(json!({"sleep_ms": 5000}))).await;
+
+    let w = Workers::start(&env.svc);
+    wait_job(&env.svc, &done, "done", |j| j.status == "Done").await;
+    wait_job(&env.svc, &failing, "first attempt failed", |j| {
+        j.status == "Failed"
+    })
+    .await;
+    wait_job(&env.svc, &dead, "killed", |j| j.status == "Killed").await;
+    wait_job(&env.svc, &running, "running", |j| j.status == "Running").await;
+
+    let list = |state: Option<JobState>, kind: Option<JobKind>, limit: usize| async move {
+        q.list_jobs(&JobFilter { state, kind, limit })
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|j| j.job_id)
+            .collect::<Vec<_>>()
+    };
+    let all = list(None, None, 100).await;
+    let mut expected = vec![&scheduled, &other_kind, &done, &failing, &dead, &running];
+    expected.sort();
+    expected.reverse();
+    assert_eq!(
+        all.iter().collect::<Vec<_>>(),
+        expected,
+        "every job, newest (highest ULID) first"
+    );
+    assert_eq!(
+        list(None, None, 2).await,
+        all[..2],
+        "the limit keeps the newest"
+    );
+    let mut pending = list(Some(JobState::Pending), None, 100).await;
+    pending.sort();
+    let mut both = vec![scheduled.clone(), other_kind.clone()];
+    both.sort();
+    assert_eq!(pending, both, "due and scheduled jobs are pending");
+    assert_eq!(
+        list(Some(JobState::Pending), Some(KIND), 100).await,
+        std::slice::from_ref(&scheduled)
+    );
+    assert_eq!(
+        list(None, Some(JobKind::ProcessSource), 100).await,
+        std::slice::from_ref(&other_kind)
+    );
+    for (state, id) in [
+        (JobState::Running, &running),
+        (JobState::Done, &done),
+        (JobState::Failed, &failing),
+        (JobState::Dead, &dead),
+    ] {
+        assert_eq!(
+            list(Some(state), None, 100).await,
+            std::slice::from_ref(id),
+            "{state}"
+        );
+        let record = q.job(id).await.unwrap().unwrap();
+        assert_eq!(record.state(), state, "{record:?}");
+    }
+    let failed = q.job(&failing).await.unwrap().unwrap();
+    assert!(
+        failed
+            .last_error
+            .as_deref()
+            .unwrap_or("")
+            .contains("attempt 1"),
+        "a failed job keeps its error: {failed:?}"
+    );
+
+    let counts = q.state_counts().await.unwrap();
+    let count = |kind: &str, state: JobState| {
+        counts
+            .iter()
+            .find(|c| c.kind == kind && c.state == state)
+            .map_or(0, |c| c.count)
+    };
+    for state in [
+        JobState::Pending,
+        JobState::Running,
+        JobState::Done,
+        JobState::Failed,
+        JobState::Dead,
+    ] {
+        assert_eq!(count("reconcile", state), 1, "{state}: {counts:?}");
+    }
+    assert_eq!(count("process-source", JobState::Pending), 1, "{counts:?}");
+    assert_eq!(counts.len(), 6, "only pairs with jobs: {counts:?}");
+
+    wait_job(&env.svc, &running, "slow job done", |j| j.status == "Done").await;
+    w.stop().await;
+    assert!(
+        !q.retry_job(&scheduled).await.unwrap(),
+        "pending: nothing to retry"
+    );
+    assert_eq!(q.retry_dead(Some(JobKind::ProcessSource)).await.unwrap(), 0);
+    assert_eq!(q.retry_dead(None).await.unwrap(), 1, "only the dead job");
+    let retried = q.job(&dead).await.unwrap().unwrap();
+    assert_eq!(
+        (retried.state(), retried.attempts),
+        (JobState::Pending, 0),
+        "{retried:?}"
+    );
+    assert_eq!(
+        q.job(&failing).await.unwrap().unwrap().state(),
+        JobState::Failed,
+        "a job that will retry by itself is left alone"
+    );
 }

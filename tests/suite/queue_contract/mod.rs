@@ -4,7 +4,8 @@
 
 mod cases;
 mod notify;
-mod support;
+/// Also used by other modules to make jobs fail for real (see `support::Workers`).
+pub(crate) mod support;
 
 macro_rules! queue_contract {
     ($backend:ident, $factory:path) => {
@@ -21,6 +22,7 @@ macro_rules! queue_contract {
                 shutdown_lets_in_flight_jobs_finish,
                 undecodable_payloads_are_killed,
                 erasure_purges_exactly_the_jobs_about_it,
+                jobs_are_listed_counted_and_retried_by_state,
             );
         }
     };

@@ -69,8 +69,8 @@ pub struct Run {
 }
 
 /// Does what the payload says: `{"fail_until": n}`, `{"fail": true}`,
-/// `{"permanent": true}`, `{"sleep_ms": n}`, `{"sleep_ms_on_first": n}`,
-/// `{"panic_on_first": true}`; anything else succeeds.
+/// `{"permanent": true}` (with `"error": "…"`, that error), `{"sleep_ms": n}`,
+/// `{"sleep_ms_on_first": n}`, `{"panic_on_first": true}`; anything else succeeds.
 #[derive(Debug, Default)]
 pub struct Recorder {
     pub runs: Mutex<Vec<Run>>,
@@ -111,7 +111,12 @@ impl JobHandler for TestHandler {
             panic!("boom on the first attempt");
         }
         let outcome = if p["permanent"] == true {
-            JobOutcome::Fail("bad input, giving up".into())
+            JobOutcome::Fail(
+                p["error"]
+                    .as_str()
+                    .unwrap_or("bad input, giving up")
+                    .to_owned(),
+            )
         } else if p["fail"] == true
             || p["fail_until"]
                 .as_u64()
