@@ -1,12 +1,15 @@
 //! One error type for every handler, one table from error to status, one JSON shape:
 //! `{"error": {"code", "message", "field"?}}` (SPEC §8, seed 000's codes). Server-side
-//! failures say little to the client and everything to the log.
+//! failures say little to the client and everything to the log. [`ErrorBody`] is that
+//! shape for the OpenAPI document.
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use cosmo_shared::domain::input::FieldError;
+use serde::Serialize;
 use serde_json::json;
+use utoipa::ToSchema;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -83,11 +86,12 @@ impl From<cosmo_shared::graph::GraphError> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let status = self.status();
+impl ApiError {
+    /// The JSON body every error answer carries (REST and MCP alike). An internal error
+    /// is logged here, and says little to the client.
+    pub fn body(&self) -> serde_json::Value {
         let mut error = json!({ "code": self.code(), "message": self.to_string() });
-        match &self {
+        match self {
             Self::Validation(e) => error["field"] = json!(e.field),
             Self::Unavailable {
                 detail: Some(detail),
@@ -99,8 +103,41 @@ impl IntoResponse for ApiError {
             }
             _ => {}
         }
-        (status, Json(json!({ "error": error }))).into_response()
+        json!({ "error": error })
     }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status(), Json(self.body())).into_response()
+    }
+}
+
+/// What every error answer looks like (the OpenAPI document's `ErrorBody`).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"error": {"code": "validation_failed",
+    "message": "queries[0].query: must not be empty", "field": "queries[0].query"}}))]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// Machine-readable: `invalid_json`, `validation_failed` (or a more specific
+    /// validation code such as `unknown_source_type`), `payload_too_large`,
+    /// `unauthorized`, `forbidden`, `not_found`, `conflict`, `service_unavailable`,
+    /// `internal_error`.
+    pub code: String,
+    /// For people; on a validation error, `<field>: <what is wrong>`.
+    pub message: String,
+    /// On validation errors: the offending field, as a path (`raw_content.body`,
+    /// `queries[0].query`; `query` for a query string, `body` for the body as a whole).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// On a 503 after a partial success: what did happen (e.g. the stored Source's
+    /// `entity_key` and `status_url`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<serde_json::Value>,
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;

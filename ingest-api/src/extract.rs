@@ -16,22 +16,16 @@ pub struct Tenant {
     pub is_admin: bool,
 }
 
-impl<S> FromRequestParts<S> for Tenant
-where
-    AppState: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let app = AppState::from_ref(state);
-        let header = parts
-            .headers
-            .get(axum::http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .ok_or_else(|| {
-                ApiError::Unauthorized("missing API key: send `Authorization: Bearer <key>`".into())
-            })?;
+impl Tenant {
+    /// The tenant of an `Authorization` header's bearer key: 401 when the header is
+    /// missing, not `Bearer <key>`, or the key is unknown or revoked.
+    pub async fn from_authorization(
+        app: &AppState,
+        header: Option<&str>,
+    ) -> Result<Self, ApiError> {
+        let header = header.ok_or_else(|| {
+            ApiError::Unauthorized("missing API key: send `Authorization: Bearer <key>`".into())
+        })?;
         let key = header
             .strip_prefix("Bearer ")
             .or_else(|| header.strip_prefix("bearer "))
@@ -40,6 +34,11 @@ where
             .ok_or_else(|| {
                 ApiError::Unauthorized("the Authorization header must be `Bearer <key>`".into())
             })?;
+        Self::from_key(app, key).await
+    }
+
+    /// The tenant an API key belongs to (401 when unknown or revoked).
+    pub async fn from_key(app: &AppState, key: &str) -> Result<Self, ApiError> {
         match app.svc.directory.authenticate(key).await? {
             Some(caller) => Ok(Tenant {
                 id: caller.tenant_id,
@@ -47,6 +46,22 @@ where
             }),
             None => Err(ApiError::Unauthorized("unknown or revoked API key".into())),
         }
+    }
+}
+
+impl<S> FromRequestParts<S> for Tenant
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let header = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok());
+        Self::from_authorization(&AppState::from_ref(state), header).await
     }
 }
 

@@ -5,20 +5,36 @@
 //! can call it without a socket; [`serve`] runs it until shutdown.
 //!
 //! * [`routes`] — one module per resource.
+//! * [`ops`] — what agents do with memory, shared by the REST handlers and the MCP tools.
+//! * [`mcp`] — those operations as MCP tools (`POST /mcp`, `cosmo mcp` on stdio).
+//! * [`openapi`] — the OpenAPI document (`/api/openapi.json`) and Swagger UI (`/docs`).
+//! * [`endpoints`] — the recorded route table ([`routes()`] lists it).
 //! * [`extract`] — tenant (API key), request id and JSON body extractors.
 //! * [`error`] — the error → status → JSON mapping.
 //! * [`bootstrap`] — the first API key.
+//! * [`observability`] — `/metrics`, request metrics and the request span.
+//! * [`cli`] — the `cosmo jobs` and `cosmo import` operator commands.
+//! * [`base64`] — decoding for HTTP Basic credentials and imported emails.
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use axum::http::Method;
 use cosmo_shared::services::Services;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
+use crate::endpoints::Endpoints;
+
+pub mod base64;
 pub mod bootstrap;
+pub mod cli;
+pub mod endpoints;
 pub mod error;
 pub mod extract;
+pub mod mcp;
+pub mod observability;
+pub mod openapi;
+pub mod ops;
 pub mod routes;
 
 /// Shared by every handler.
@@ -27,63 +43,74 @@ pub struct AppState {
     pub svc: Services,
 }
 
+/// Every endpoint, as `(method, path, handler)`. Add new ones here, through
+/// [`Endpoints`]: a test checks that each is in the OpenAPI document, and that the
+/// document lists nothing else.
+fn endpoints() -> Endpoints {
+    use routes::*;
+    Endpoints::default()
+        .post("/api/sources", sources::create)
+        .get("/api/sources/{key}", sources::get)
+        .delete("/api/sources/{key}", sources::erase)
+        .post(
+            "/api/sources/{key}/extractions",
+            sources::request_extraction,
+        )
+        .get("/api/users/{user_id}", users::get)
+        .put("/api/users/{user_id}", users::put)
+        .delete("/api/users/{user_id}", users::erase)
+        .post("/api/explore", explore::explore)
+        .post("/api/context", explore::context)
+        .get("/api/storylines/{id}", explore::storyline)
+        .get("/api/macros/{id}", explore::macro_)
+        .get("/api/entities/{key}", entities::get)
+        .get("/api/facts", facts::list)
+        .post("/api/facts", facts::remember)
+        .get("/api/facts/weak", facts::weak)
+        .get("/api/facts/{id}", facts::get)
+        .delete("/api/facts/{id}", facts::erase)
+        .post("/api/facts/{id}/corrections", facts::correct)
+        .post("/api/facts/{id}/confirm", facts::confirm)
+        .get("/api/facts/{id}/explain", facts::explain)
+        .get("/api/memories/{kind}/{key}", memories::get)
+        .get("/api/memories/{kind}/{key}/events", memories::events)
+        .post("/api/memories/{kind}/{key}/{action}", memories::act)
+        .get("/api/admin/usage", admin::usage)
+        .get("/api/admin/jobs/runs", admin::job_runs)
+        .post("/api/admin/jobs/{kind}/run", admin::run_job)
+        .get("/api/admin/jobs", admin::jobs)
+        .get("/api/admin/jobs/counts", admin::job_counts)
+        .get("/api/admin/jobs/{job_id}", admin::job)
+        .post("/api/admin/jobs/{job_id}/retry", admin::retry_job)
+        .post("/api/admin/jobs/retry", admin::retry_dead)
+        .get("/admin/jobs", dashboard::page)
+        .post("/admin/jobs/{job_id}/retry", dashboard::retry)
+        .post("/admin/jobs/retry", dashboard::retry_dead)
+        .get("/healthz", health::healthz)
+        .get("/readyz", health::readyz)
+        .get("/metrics", observability::render)
+        .post("/mcp", mcp::http)
+        .get("/api/openapi.json", openapi::json)
+        .merge(openapi::SWAGGER_UI_ROUTES, openapi::swagger_ui())
+}
+
+/// `(method, path)` of every endpoint [`router`] serves.
+pub fn routes() -> Vec<(Method, &'static str)> {
+    endpoints().into_parts().1
+}
+
 pub fn router(svc: Services) -> Router {
     let limit = svc.config.server.body_limit_bytes;
-    let api = Router::new()
-        .route("/api/sources", post(routes::sources::create))
-        .route(
-            "/api/sources/{key}",
-            get(routes::sources::get).delete(routes::sources::erase),
-        )
-        .route(
-            "/api/sources/{key}/extractions",
-            post(routes::sources::request_extraction),
-        )
-        .route(
-            "/api/users/{user_id}",
-            get(routes::users::get)
-                .put(routes::users::put)
-                .delete(routes::users::erase),
-        )
-        .route("/api/explore", post(routes::explore::explore))
-        .route("/api/context", post(routes::explore::context))
-        .route("/api/storylines/{id}", get(routes::explore::storyline))
-        .route("/api/macros/{id}", get(routes::explore::macro_))
-        .route("/api/entities/{key}", get(routes::entities::get))
-        .route(
-            "/api/facts",
-            get(routes::facts::list).post(routes::facts::remember),
-        )
-        .route("/api/facts/weak", get(routes::facts::weak))
-        .route(
-            "/api/facts/{id}",
-            get(routes::facts::get).delete(routes::facts::erase),
-        )
-        .route("/api/facts/{id}/corrections", post(routes::facts::correct))
-        .route("/api/facts/{id}/confirm", post(routes::facts::confirm))
-        .route("/api/facts/{id}/explain", get(routes::facts::explain))
-        .route("/api/memories/{kind}/{key}", get(routes::memories::get))
-        .route(
-            "/api/memories/{kind}/{key}/events",
-            get(routes::memories::events),
-        )
-        .route(
-            "/api/memories/{kind}/{key}/{action}",
-            post(routes::memories::act),
-        )
-        .route("/api/admin/usage", get(routes::admin::usage))
-        .route("/api/admin/jobs/runs", get(routes::admin::job_runs))
-        .route("/api/admin/jobs/{kind}/run", post(routes::admin::run_job))
-        .route("/healthz", get(routes::health::healthz))
-        .route("/readyz", get(routes::health::readyz))
+    let (api, _) = endpoints().into_parts();
+    let api = api
         .fallback(|| async { error::ApiError::NotFound("no such endpoint".into()) })
         .with_state(AppState { svc });
     api.layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn(observability::track))
         .layer(
-            TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
-                let request_id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("-");
-                tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id)
-            }),
+            TraceLayer::new_for_http()
+                .make_span_with(observability::request_span)
+                .on_response(observability::record_status),
         )
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))

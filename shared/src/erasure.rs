@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::domain::Erasure;
 use crate::services::Services;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct ErasureReport {
     #[serde(flatten)]
     pub graph: Erasure,

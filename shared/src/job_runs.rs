@@ -34,7 +34,7 @@ impl RunReport {
 }
 
 /// One recorded run.
-#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct JobRun {
     pub run_id: String,
     pub job_kind: String,

@@ -10,7 +10,8 @@
 //!   their retry policies, and the worker runtime.
 //! * [`directory`] — tenants, API keys and users (the project's own SQL tables).
 //! * [`llm`] — language-model and embedding traits, and the offline provider.
-//! * [`config`], [`clock`], [`ids`], [`telemetry`] — configuration, time, identifiers, logs.
+//! * [`config`], [`clock`], [`ids`] — configuration, time, identifiers.
+//! * [`telemetry`], [`metrics`] — logs and trace export; Prometheus metrics.
 
 pub mod cleanup;
 pub mod clock;
@@ -24,6 +25,7 @@ pub mod ids;
 pub mod job_runs;
 pub mod lifecycle;
 pub mod llm;
+pub mod metrics;
 pub mod pipeline;
 pub mod queue;
 pub mod retrieval;

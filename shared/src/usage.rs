@@ -21,7 +21,7 @@ pub struct Meter {
 }
 
 /// Tokens summed over a group of calls.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct UsageSum {
     pub tenant_id: String,
     pub user_id: String,

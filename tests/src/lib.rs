@@ -2,15 +2,19 @@
 //!
 //! Helpers for Cosmo's integration tests (`suite/`): throwaway PostgreSQL databases,
 //! services on fresh stores, the real binaries as child processes, an HTTP client,
-//! sample Sources of every type, and the local embedding model's files.
+//! sample Sources of every type, the local embedding model's files, a Prometheus scrape
+//! parser, an OTLP collector stand-in, and MCP clients.
 
 pub mod fixtures;
 pub mod http;
+pub mod mcp;
 pub mod minilm;
 pub mod neo4j;
 pub mod openai;
+pub mod otlp;
 pub mod pg;
 pub mod process;
+pub mod prometheus;
 pub mod scoped;
 pub mod stores;
 pub mod traces;

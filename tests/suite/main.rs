@@ -2,11 +2,16 @@
 //! in-process, and end-to-end tests of the real binaries.
 
 mod admin;
+mod cli;
 mod e2e;
 mod graph_contract;
+mod jobs_admin;
+mod mcp;
 mod memory_over_time;
 mod minilm;
 mod models;
+mod observability;
+mod openapi;
 mod pipeline;
 mod queue_contract;
 mod read_side;

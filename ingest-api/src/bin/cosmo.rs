@@ -31,6 +31,20 @@ enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Inspect and retry the job queue (on the configured database).
+    #[command(subcommand)]
+    Jobs(cosmo_api::cli::jobs::JobsCommand),
+    /// Bulk-load Sources from a JSONL file or a folder into a running Cosmo over HTTP
+    /// (resumable; see docs/operations.md).
+    Import(cosmo_api::cli::import::ImportArgs),
+    /// Serve MCP (Model Context Protocol) on stdin/stdout for an agent, acting for the
+    /// tenant of an API key, on the configured stores (see docs/mcp.md). Logs go to
+    /// stderr.
+    Mcp {
+        /// The API key whose tenant the agent acts for.
+        #[arg(long, env = "COSMO_API_KEY", hide_env_values = true)]
+        api_key: String,
+    },
     /// Run a periodic job now, in this process, and print what it did (back-fills:
     /// `--as-of` in the past; tests: in the future).
     RunJob {
@@ -65,9 +79,20 @@ enum KeysCommand {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let config = Config::load(cli.config.as_deref())?;
-    telemetry::init(&config.log);
-    let svc = Services::connect(config).await?;
-    match cli.command {
+    let telemetry = telemetry::init(&config, "cosmo")?;
+    let result = run(cli.command, config).await;
+    // Sends the spans still buffered (a no-op without `telemetry.otlp_endpoint`).
+    telemetry.shutdown().await;
+    result
+}
+
+async fn run(command: Command, config: Config) -> anyhow::Result<()> {
+    let svc = match command {
+        // Over HTTP: touches no database.
+        Command::Import(args) => return cosmo_api::cli::import::run(args).await,
+        _ => Services::connect(config).await?,
+    };
+    match command {
         Command::Serve => serve(svc).await,
         Command::Migrate => {
             println!(
@@ -78,6 +103,13 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Keys(cmd) => keys(&svc, cmd).await,
+        Command::Jobs(cmd) => cosmo_api::cli::jobs::run(&svc, cmd).await,
+        Command::Import(_) => unreachable!("handled above"),
+        Command::Mcp { api_key } => {
+            // A configured bootstrap key works here too, as with `ingest-api`.
+            ensure_api_key(&svc, false).await?;
+            cosmo_api::mcp::serve_stdio(svc, &api_key).await
+        }
         Command::RunJob { kind, as_of } => run_job(svc, &kind, as_of.as_deref()).await,
     }
 }

@@ -5,40 +5,73 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use cosmo_shared::domain::MemoryKind;
-use cosmo_shared::domain::input::read::{ContextInput, ExploreInput};
-use cosmo_shared::retrieval::context::{self, Context};
+use cosmo_shared::domain::input::read::{ContextBody, ExploreBody};
+use cosmo_shared::retrieval::context::Context;
 use cosmo_shared::retrieval::{self, Exploration, MacroView, StorylineView};
 
-use super::access::{memory_owner, tenant_user};
+use super::access::memory_owner;
 use crate::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{JsonBody, RequestId, Tenant};
+use crate::ops;
 
+/// Explore a user's memory
+///
+/// Hybrid retrieval (vector, full text, graph neighbours; fused and re-ranked by
+/// importance) at one of three granularities: 1 Sources and semantic nodes, 2
+/// Storylines, 3 Macros. Every result says why it was returned. Returned memories count
+/// as recalled.
+#[utoipa::path(post, path = "/api/explore", tag = "retrieval", request_body = ExploreBody,
+    responses(
+        (status = 200, description = "Ranked memories, best first", body = Exploration),
+        (status = 404, description = "`user_id` is not a user of the caller's tenant", body = ErrorBody),
+        (status = 422, description = "A field is invalid (`field` names it)", body = ErrorBody),
+        (status = 503, description = "The embedding model is unavailable", body = ErrorBody),
+    ))]
 pub async fn explore(
     State(app): State<AppState>,
     tenant: Tenant,
     RequestId(request_id): RequestId,
     JsonBody(body): JsonBody,
 ) -> ApiResult<Json<Exploration>> {
-    let input = ExploreInput::parse(body)?;
-    tenant_user(&app, &tenant, &input.user_id).await?;
-    Ok(Json(
-        retrieval::explore(&app.svc, &input, request_id).await?,
-    ))
+    ops::explore(&app, &tenant, body, request_id)
+        .await
+        .map(Json)
 }
 
+/// Context for a prompt
+///
+/// The most useful memory for a message within a token budget, rendered as markdown,
+/// XML or JSON: the user's profile and confirmed facts first, then relevant facts,
+/// people and topics, Storylines and episodes. An item that does not fit is left out
+/// whole, and `truncated` says so.
+#[utoipa::path(post, path = "/api/context", tag = "retrieval", request_body = ContextBody,
+    responses(
+        (status = 200, description = "The rendered context", body = Context),
+        (status = 404, description = "`user_id` is not a user of the caller's tenant", body = ErrorBody),
+        (status = 422, description = "A field is invalid (`field` names it)", body = ErrorBody),
+        (status = 503, description = "The embedding model is unavailable", body = ErrorBody),
+    ))]
 pub async fn context(
     State(app): State<AppState>,
     tenant: Tenant,
     RequestId(request_id): RequestId,
     JsonBody(body): JsonBody,
 ) -> ApiResult<Json<Context>> {
-    let input = ContextInput::parse(body)?;
-    tenant_user(&app, &tenant, &input.user_id).await?;
-    Ok(Json(context::build(&app.svc, &input, request_id).await?))
+    ops::context(&app, &tenant, body, request_id)
+        .await
+        .map(Json)
 }
 
-/// A Storyline and its Sources' metadata; counts as a recall of the Storyline.
+/// A Storyline with its Sources
+///
+/// The Storyline and its Sources' metadata; counts as a recall of the Storyline.
+#[utoipa::path(get, path = "/api/storylines/{id}", tag = "retrieval",
+    params(("id" = String, Path, description = "The Storyline's id")),
+    responses(
+        (status = 200, description = "The Storyline", body = StorylineView),
+        (status = 404, description = "No such Storyline for the caller's tenant", body = ErrorBody),
+    ))]
 pub async fn storyline(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -60,7 +93,15 @@ pub async fn storyline(
     Ok(Json(retrieval::storyline_view(svc, s, &l).await?))
 }
 
-/// A Macro and its Storylines' metadata; counts as a recall of the Macro.
+/// A Macro with its Storylines
+///
+/// The Macro and its Storylines' metadata; counts as a recall of the Macro.
+#[utoipa::path(get, path = "/api/macros/{id}", tag = "retrieval",
+    params(("id" = String, Path, description = "The Macro's id")),
+    responses(
+        (status = 200, description = "The Macro", body = MacroView),
+        (status = 404, description = "No such Macro for the caller's tenant", body = ErrorBody),
+    ))]
 pub async fn macro_(
     State(app): State<AppState>,
     tenant: Tenant,

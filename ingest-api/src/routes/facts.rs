@@ -1,96 +1,44 @@
 //! Facts (seeds 003, 004): remember, correct, confirm, explain, list, weak facts, and
 //! erase. A structured fact keeps one live value per (user, category, key); a less
-//! confident value never overwrites a more confident one.
+//! confident value never overwrites a more confident one. Remember, correct, confirm and
+//! list are [`ops`], shared with the MCP tools.
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use cosmo_shared::domain::input::read::{FactInput, limit};
+use cosmo_shared::domain::input::read::{CorrectionBody, RememberFactBody, limit};
 use cosmo_shared::domain::input::{FieldError, parse_user_id};
-use cosmo_shared::domain::{
-    Erasure, Fact, FactExplanation, FactFilter, FactWrite, MemoryKind, NewFact, Weakness,
-};
-use serde::Deserialize;
+use cosmo_shared::domain::{Erasure, Fact, FactExplanation, FactWrite, MemoryKind, Weakness};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use super::access::{memory_owner, tenant_user};
 use crate::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{JsonBody, Tenant};
+use crate::ops::{self, FactList, FactListParams};
 
-/// Checks that what a fact refers to belongs to its user, embeds it, and makes the
-/// [`NewFact`].
-async fn new_fact(app: &AppState, user_id: &str, input: FactInput) -> ApiResult<NewFact> {
-    let svc = &app.svc;
-    for (i, key) in input.about.iter().enumerate() {
-        match svc.graph.node(key).await? {
-            Some(n) if n.user_id == user_id => {}
-            _ => {
-                return Err(FieldError::new(
-                    format!("about[{i}]"),
-                    format!("{key} is not an entity of {user_id}"),
-                )
-                .into());
-            }
-        }
-    }
-    for (i, key) in input.source_keys.iter().enumerate() {
-        match svc.graph.source(key).await? {
-            Some(s) if s.is_participant(user_id) => {}
-            _ => {
-                return Err(FieldError::new(
-                    format!("source_keys[{i}]"),
-                    format!("{key} is not a source of {user_id}"),
-                )
-                .into());
-            }
-        }
-    }
-    let embedded = svc
-        .models
-        .embedder
-        .embed(std::slice::from_ref(&input.text))
-        .await
-        .map_err(|e| ApiError::Unavailable {
-            message: format!("the embedding model is unavailable: {e}"),
-            detail: None,
-        })?;
-    if let Err(e) = svc
-        .record_activity_usage("remember-fact", user_id, &embedded.usage)
-        .await
-    {
-        tracing::warn!(error = %e, "recording the fact embedding's usage failed");
-    }
-    let (category, key, value) = match input.slot {
-        Some((c, k, v)) => (Some(c), Some(k), Some(v)),
-        None => (None, None, None),
-    };
-    Ok(NewFact {
-        fact_id: ulid::Ulid::generate().to_string(),
-        user_id: user_id.to_owned(),
-        text: input.text,
-        category,
-        key,
-        value,
-        confidence: input.confidence,
-        about: input.about,
-        source_keys: input.source_keys,
-        embedding: embedded.value.into_iter().next(),
-        at: svc.clock.now(),
-    })
-}
-
-/// `POST /api/facts`: 201 when stored, 200 when the same fact was already there or a
-/// more confident value is kept (`outcome` says which).
+/// Remember a fact
+///
+/// Free text, or a structured slot (`category`, `key`, `value`) that keeps one live
+/// value per user: a new value replaces a less or equally confident one, and a less
+/// confident value is not stored. `outcome` says what happened.
+#[utoipa::path(post, path = "/api/facts", tag = "facts", request_body = RememberFactBody,
+    responses(
+        (status = 201, description = "Stored (`outcome: stored`)", body = FactWrite),
+        (status = 200, description = "Not stored: the same fact exists (`unchanged`) or a more \
+            confident value is kept (`kept_existing`)", body = FactWrite),
+        (status = 404, description = "`user_id` is not a user of the caller's tenant", body = ErrorBody),
+        (status = 422, description = "A field is invalid, or `about`/`source_keys` name \
+            something that is not the user's", body = ErrorBody),
+        (status = 503, description = "The embedding model is unavailable", body = ErrorBody),
+    ))]
 pub async fn remember(
     State(app): State<AppState>,
     tenant: Tenant,
     JsonBody(body): JsonBody,
 ) -> ApiResult<(StatusCode, Json<FactWrite>)> {
-    let input = FactInput::parse_remember(body)?;
-    let user_id = input.user_id.clone().unwrap_or_default();
-    tenant_user(&app, &tenant, &user_id).await?;
-    let fact = new_fact(&app, &user_id, input).await?;
-    let write = app.svc.graph.store_fact(&fact).await?;
+    let write = ops::remember_fact(&app, &tenant, body).await?;
     let status = match write {
         FactWrite::Stored { .. } => StatusCode::CREATED,
         _ => StatusCode::OK,
@@ -98,55 +46,56 @@ pub async fn remember(
     Ok((status, Json(write)))
 }
 
-/// `POST /api/facts/{id}/corrections`: the new fact supersedes the old one, which ends.
+/// Correct a fact
+///
+/// The new fact supersedes fact `id`, which ends (`valid_to`) and stays explainable.
+#[utoipa::path(post, path = "/api/facts/{id}/corrections", tag = "facts",
+    request_body = CorrectionBody,
+    params(("id" = String, Path, description = "The fact to correct")),
+    responses(
+        (status = 201, description = "The new fact", body = Fact),
+        (status = 404, description = "No such fact for the caller's tenant", body = ErrorBody),
+        (status = 409, description = "The fact is no longer live, or the slot it moves into \
+            holds another live fact", body = ErrorBody),
+        (status = 422, description = "A field is invalid; a structured fact's correction must \
+            keep its slot", body = ErrorBody),
+        (status = 503, description = "The embedding model is unavailable", body = ErrorBody),
+    ))]
 pub async fn correct(
     State(app): State<AppState>,
     tenant: Tenant,
     Path(id): Path<String>,
     JsonBody(body): JsonBody,
 ) -> ApiResult<(StatusCode, Json<Fact>)> {
-    let input = FactInput::parse_correction(body)?;
-    let user_id = memory_owner(&app, &tenant, MemoryKind::Fact, &id).await?;
-    if let Some(old) = app.svc.graph.fact(&id).await?
-        && old.is_active
-        && let (Some(category), Some(key)) = (&old.category, &old.key)
-    {
-        // A structured fact keeps its slot; a correction must say the new value.
-        match &input.slot {
-            None => {
-                return Err(ApiError::Validation(FieldError::new(
-                    "value",
-                    format!(
-                        "fact {id} is structured ({category}/{key}): its correction needs \
-                         category, key and the new value"
-                    ),
-                )));
-            }
-            Some((c, k, _)) if c != category || k != key => {
-                return Err(ApiError::Validation(FieldError::new(
-                    "key",
-                    format!("a correction keeps the fact's slot {category}/{key}"),
-                )));
-            }
-            Some(_) => {}
-        }
-    }
-    let fact = new_fact(&app, &user_id, input).await?;
-    let corrected = app.svc.graph.correct_fact(&id, &fact).await?;
+    let corrected = ops::correct_fact(&app, &tenant, &id, body).await?;
     Ok((StatusCode::CREATED, Json(corrected)))
 }
 
-/// `POST /api/facts/{id}/confirm`: confidence 1, protected from decay.
+/// Confirm a fact
+///
+/// Confidence 1, protected from decay. A body, if any, is ignored.
+#[utoipa::path(post, path = "/api/facts/{id}/confirm", tag = "facts",
+    params(("id" = String, Path, description = "The fact to confirm")),
+    responses(
+        (status = 200, description = "The confirmed fact", body = Fact),
+        (status = 404, description = "No such fact for the caller's tenant", body = ErrorBody),
+        (status = 409, description = "The fact is no longer live", body = ErrorBody),
+    ))]
 pub async fn confirm(
     State(app): State<AppState>,
     tenant: Tenant,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Fact>> {
-    memory_owner(&app, &tenant, MemoryKind::Fact, &id).await?;
-    let fact = app.svc.graph.confirm_fact(&id, app.svc.clock.now()).await?;
-    Ok(Json(fact))
+    ops::confirm_fact(&app, &tenant, &id).await.map(Json)
 }
 
+/// One fact
+#[utoipa::path(get, path = "/api/facts/{id}", tag = "facts",
+    params(("id" = String, Path, description = "The fact's id")),
+    responses(
+        (status = 200, description = "The fact", body = Fact),
+        (status = 404, description = "No such fact for the caller's tenant", body = ErrorBody),
+    ))]
 pub async fn get(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -161,8 +110,16 @@ pub async fn get(
         .ok_or_else(|| ApiError::NotFound(format!("fact {id} not found")))
 }
 
-/// `GET /api/facts/{id}/explain`: Sources, the chain it replaced, what replaced it,
-/// the entities it is about.
+/// Explain a fact
+///
+/// Its Sources, the chain of facts it replaced (newest first), what replaced it, and the
+/// entities it is about.
+#[utoipa::path(get, path = "/api/facts/{id}/explain", tag = "facts",
+    params(("id" = String, Path, description = "The fact's id")),
+    responses(
+        (status = 200, description = "Where the fact came from", body = FactExplanation),
+        (status = 404, description = "No such fact for the caller's tenant", body = ErrorBody),
+    ))]
 pub async fn explain(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -177,7 +134,15 @@ pub async fn explain(
         .ok_or_else(|| ApiError::NotFound(format!("fact {id} not found")))
 }
 
-/// `DELETE /api/facts/{id}`: the fact and the facts it superseded, gone for good.
+/// Erase a fact
+///
+/// The fact and the facts it superseded, gone for good.
+#[utoipa::path(delete, path = "/api/facts/{id}", tag = "facts",
+    params(("id" = String, Path, description = "The fact's id")),
+    responses(
+        (status = 200, description = "What was erased", body = Erasure),
+        (status = 404, description = "No such fact for the caller's tenant", body = ErrorBody),
+    ))]
 pub async fn erase(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -192,57 +157,63 @@ pub async fn erase(
         .ok_or_else(|| ApiError::NotFound(format!("fact {id} not found")))
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListParams {
-    user_id: String,
-    #[serde(default)]
-    include_inactive: bool,
-    #[serde(default)]
-    confirmed_only: bool,
-    limit: Option<usize>,
-}
-
-/// `GET /api/facts?user_id=`: newest first.
+/// A user's facts
+///
+/// Newest first; live ones only unless `include_inactive`.
+#[utoipa::path(get, path = "/api/facts", tag = "facts", params(FactListParams),
+    responses(
+        (status = 200, description = "The facts", body = FactList),
+        (status = 404, description = "`user_id` is not a user of the caller's tenant", body = ErrorBody),
+        (status = 422, description = "A query parameter is invalid", body = ErrorBody),
+    ))]
 pub async fn list(
     State(app): State<AppState>,
     tenant: Tenant,
-    params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
-) -> ApiResult<Json<serde_json::Value>> {
+    params: Result<Query<FactListParams>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Json<FactList>> {
     let Query(p) = params.map_err(query_error)?;
-    let user_id = parse_user_id("user_id", &p.user_id)?;
-    tenant_user(&app, &tenant, &user_id).await?;
-    let facts = app
-        .svc
-        .graph
-        .facts_for_user(
-            &user_id,
-            FactFilter {
-                include_inactive: p.include_inactive,
-                confirmed_only: p.confirmed_only,
-            },
-            limit("limit", p.limit, 50)?,
-        )
-        .await?;
-    Ok(Json(serde_json::json!({ "facts": facts })))
+    ops::list_facts(&app, &tenant, p).await.map(Json)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct WeakParams {
+    /// A user of the caller's tenant.
     user_id: String,
+    /// Facts with a salience below this (0 to 1, default 0.2)…
+    #[param(minimum = 0.0, maximum = 1.0)]
     salience_below: Option<f64>,
+    /// …or a confidence below this (0 to 1, default 0.5).
+    #[param(minimum = 0.0, maximum = 1.0)]
     confidence_below: Option<f64>,
+    /// At most this many (1 to 100, default 50).
+    #[param(minimum = 1, maximum = 100)]
     limit: Option<usize>,
 }
 
-/// `GET /api/facts/weak?user_id=`: live, unconfirmed facts with low salience or
-/// confidence, weakest first: confirm them or let them fade.
+/// Weak facts and the bars they are below.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WeakFacts {
+    pub weakness: Weakness,
+    pub facts: Vec<Fact>,
+}
+
+/// A user's weak facts
+///
+/// Live, unconfirmed facts with low salience or confidence, weakest first: confirm them
+/// or let them fade.
+#[utoipa::path(get, path = "/api/facts/weak", tag = "facts", params(WeakParams),
+    responses(
+        (status = 200, description = "The weak facts", body = WeakFacts),
+        (status = 404, description = "`user_id` is not a user of the caller's tenant", body = ErrorBody),
+        (status = 422, description = "A query parameter is invalid", body = ErrorBody),
+    ))]
 pub async fn weak(
     State(app): State<AppState>,
     tenant: Tenant,
     params: Result<Query<WeakParams>, axum::extract::rejection::QueryRejection>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<WeakFacts>> {
     let Query(p) = params.map_err(query_error)?;
     let user_id = parse_user_id("user_id", &p.user_id)?;
     tenant_user(&app, &tenant, &user_id).await?;
@@ -261,9 +232,7 @@ pub async fn weak(
         .graph
         .weak_facts(&user_id, weakness, limit("limit", p.limit, 50)?)
         .await?;
-    Ok(Json(
-        serde_json::json!({ "weakness": weakness, "facts": facts }),
-    ))
+    Ok(Json(WeakFacts { weakness, facts }))
 }
 
 pub fn query_error(e: axum::extract::rejection::QueryRejection) -> ApiError {

@@ -1,35 +1,90 @@
 //! `/healthz` (the process is up) and `/readyz` (the graph store and the queue answer).
+//! No API key: they are for load balancers and orchestrators.
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::AppState;
 
-pub async fn healthz() -> Json<Value> {
-    Json(json!({ "status": "ok" }))
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// Always `ok`.
+    pub status: String,
 }
 
-pub async fn readyz(State(app): State<AppState>) -> (StatusCode, Json<Value>) {
+/// Liveness
+///
+/// The process is up. No API key.
+#[utoipa::path(get, path = "/healthz", tag = "health",
+    responses((status = 200, description = "Up", body = Health)))]
+pub async fn healthz() -> Json<Health> {
+    Json(Health {
+        status: "ok".into(),
+    })
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Readiness {
+    /// `ready` or `not_ready`.
+    pub status: String,
+    pub graph: Dependency,
+    pub queue: Dependency,
+}
+
+/// A store the API needs, and whether it answered.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Dependency {
+    /// `sqlite`, `postgres` or `neo4j`.
+    pub backend: String,
+    pub check: Check,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Check {
+    /// `ok` or `down`.
+    pub status: String,
+    /// Why it is down.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Readiness
+///
+/// The graph store and the queue answer. No API key.
+#[utoipa::path(get, path = "/readyz", tag = "health",
+    responses(
+        (status = 200, description = "Ready", body = Readiness),
+        (status = 503, description = "A store does not answer", body = Readiness),
+    ))]
+pub async fn readyz(State(app): State<AppState>) -> (StatusCode, Json<Readiness>) {
     let graph = app.svc.graph.ping().await.map_err(|e| e.to_string());
     let queue = app.svc.queue.ping().await.map_err(|e| e.to_string());
-    let check = |r: &Result<(), String>| match r {
-        Ok(()) => json!({ "status": "ok" }),
-        Err(e) => json!({ "status": "down", "error": e }),
-    };
     let ready = graph.is_ok() && queue.is_ok();
-    let body = json!({
-        "status": if ready { "ready" } else { "not_ready" },
-        "graph": { "backend": app.svc.graph.backend(), "check": check(&graph) },
-        "queue": { "backend": app.svc.queue.backend(), "check": check(&queue) },
-    });
-    (
-        if ready {
-            StatusCode::OK
-        } else {
-            StatusCode::SERVICE_UNAVAILABLE
+    let dependency = |backend: &str, r: Result<(), String>| Dependency {
+        backend: backend.to_owned(),
+        check: match r {
+            Ok(()) => Check {
+                status: "ok".into(),
+                error: None,
+            },
+            Err(e) => Check {
+                status: "down".into(),
+                error: Some(e),
+            },
         },
-        Json(body),
-    )
+    };
+    let body = Readiness {
+        status: if ready { "ready" } else { "not_ready" }.into(),
+        graph: dependency(app.svc.graph.backend(), graph),
+        queue: dependency(app.svc.queue.backend(), queue),
+    };
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, Json(body))
 }

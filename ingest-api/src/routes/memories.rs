@@ -10,10 +10,11 @@ use cosmo_shared::domain::input::FieldError;
 use cosmo_shared::domain::{LifecycleEvent, MemoryKind, MemoryLifecycle};
 use cosmo_shared::lifecycle::control::{self, Control};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::access::memory_owner;
 use crate::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::Tenant;
 
 fn kind(s: &str) -> ApiResult<MemoryKind> {
@@ -21,6 +22,19 @@ fn kind(s: &str) -> ApiResult<MemoryKind> {
         .map_err(|e| FieldError::new("kind", e.to_string()).into())
 }
 
+/// A memory's lifecycle
+///
+/// Salience, state, confidence, access counts, TTL policy and pin of any memory.
+#[utoipa::path(get, path = "/api/memories/{kind}/{key}", tag = "memories",
+    params(
+        ("kind" = MemoryKind, Path, description = "What kind of memory `key` names"),
+        ("key" = String, Path, description = "Its key (entity key or id)"),
+    ),
+    responses(
+        (status = 200, description = "The lifecycle", body = MemoryLifecycle),
+        (status = 404, description = "No such memory for the caller's tenant", body = ErrorBody),
+        (status = 422, description = "Unknown `kind`", body = ErrorBody),
+    ))]
 pub async fn get(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -36,7 +50,7 @@ pub async fn get(
         .ok_or_else(|| ApiError::NotFound(format!("{kind} {key} not found")))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ControlResult {
     pub action: Control,
     /// False when the memory already was so.
@@ -45,6 +59,25 @@ pub struct ControlResult {
     pub event: Option<LifecycleEvent>,
 }
 
+/// Pin, unpin, archive or restore a memory
+///
+/// A pinned memory never changes state: archiving or restoring it is refused (409)
+/// until it is unpinned. Each change is logged with actor `user`. A body, if any, is
+/// ignored.
+#[utoipa::path(post, path = "/api/memories/{kind}/{key}/{action}", tag = "memories",
+    params(
+        ("kind" = MemoryKind, Path, description = "What kind of memory `key` names"),
+        ("key" = String, Path, description = "Its key (entity key or id)"),
+        ("action" = Control, Path, description = "What to do"),
+    ),
+    responses(
+        (status = 200, description = "Done (`changed: false` when it already was so)",
+            body = ControlResult),
+        (status = 404, description = "No such memory for the caller's tenant, or unknown \
+            action", body = ErrorBody),
+        (status = 409, description = "The memory is pinned", body = ErrorBody),
+        (status = 422, description = "Unknown `kind`", body = ErrorBody),
+    ))]
 pub async fn act(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -81,11 +114,30 @@ pub async fn act(
     }))
 }
 
+/// A memory's lifecycle events, oldest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventLog {
+    pub events: Vec<LifecycleEvent>,
+}
+
+/// A memory's lifecycle event log
+///
+/// Every state change, oldest first, with its reason and actor.
+#[utoipa::path(get, path = "/api/memories/{kind}/{key}/events", tag = "memories",
+    params(
+        ("kind" = MemoryKind, Path, description = "What kind of memory `key` names"),
+        ("key" = String, Path, description = "Its key (entity key or id)"),
+    ),
+    responses(
+        (status = 200, description = "The events", body = EventLog),
+        (status = 404, description = "No such memory for the caller's tenant", body = ErrorBody),
+        (status = 422, description = "Unknown `kind`", body = ErrorBody),
+    ))]
 pub async fn events(
     State(app): State<AppState>,
     tenant: Tenant,
     Path((kind_s, key)): Path<(String, String)>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<EventLog>> {
     let kind = kind(&kind_s)?;
     memory_owner(&app, &tenant, kind, &key).await?;
     let events: Vec<LifecycleEvent> = app
@@ -96,5 +148,5 @@ pub async fn events(
         .into_iter()
         .filter(|e| e.memory_kind == kind)
         .collect();
-    Ok(Json(serde_json::json!({ "events": events })))
+    Ok(Json(EventLog { events }))
 }

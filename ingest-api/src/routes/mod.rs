@@ -2,6 +2,7 @@
 
 pub mod access;
 pub mod admin;
+pub mod dashboard;
 pub mod entities;
 pub mod explore;
 pub mod facts;

@@ -7,19 +7,20 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use chrono::{DateTime, Utc};
 use cosmo_shared::domain::input::{
-    ExtractionRequestInput, SourceInput, idempotency_header, parse_user_id,
+    ExtractionRequestInput, SourceBody, SourceInput, idempotency_header, parse_user_id,
 };
 use cosmo_shared::domain::{ExtractionRecord, Source, SourceWrite};
 use cosmo_shared::pipeline;
 use cosmo_shared::queue::payloads::ProcessSource;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{JsonBody, RequestId, Tenant};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct SourceAccepted {
     pub entity_key: String,
     pub status: String,
@@ -28,6 +29,28 @@ pub struct SourceAccepted {
     pub duplicate: bool,
 }
 
+/// Ingest a Source
+///
+/// Stores the item raw and enqueues its processing; extraction for the owner follows.
+/// Refusals come before any write. Re-posting the same item (same `external_id`, else
+/// `Idempotency-Key`, else the same content) is answered 200 with `duplicate: true`.
+#[utoipa::path(post, path = "/api/sources", tag = "sources", request_body = SourceBody,
+    params(("Idempotency-Key" = Option<String>, Header,
+        description = "De-duplicates retries when there is no `external_id` (1 to 256 \
+            printable characters)")),
+    responses(
+        (status = 202, description = "Stored; processing is queued", body = SourceAccepted),
+        (status = 200, description = "The same item was already stored (`duplicate: true`)",
+            body = SourceAccepted),
+        (status = 403, description = "The owner or a participant belongs to another tenant",
+            body = ErrorBody),
+        (status = 409, description = "The idempotency key was used for different content",
+            body = ErrorBody),
+        (status = 422, description = "A field is invalid (`field` names it, e.g. \
+            `raw_content.body`)", body = ErrorBody),
+        (status = 503, description = "Stored, but the job queue is unreachable: it is \
+            processed once the queue is back (`detail` has the `entity_key`)", body = ErrorBody),
+    ))]
 pub async fn create(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -111,15 +134,29 @@ pub async fn create(
     ))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct ReadParams {
     /// Read as this participant: their extraction starts if it has not.
     pub as_user: Option<String>,
+    /// Also return `raw_content` as posted.
     #[serde(default)]
     pub include_raw: bool,
 }
 
+/// A Source
+///
+/// Its status (`raw` → `processed` → `extracted`), processed fields and per-user
+/// extraction state. `?as_user=` reads as a participant and starts their extraction.
+#[utoipa::path(get, path = "/api/sources/{key}", tag = "sources",
+    params(("key" = String, Path, description = "The Source's entity key"), ReadParams),
+    responses(
+        (status = 200, description = "The Source", body = SourceView),
+        (status = 403, description = "`as_user` is not a participant", body = ErrorBody),
+        (status = 404, description = "No such Source for the caller's tenant", body = ErrorBody),
+        (status = 422, description = "A query parameter is invalid", body = ErrorBody),
+    ))]
 pub async fn get(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -147,6 +184,18 @@ pub async fn get(
     )))
 }
 
+/// Ask for a participant's extraction
+///
+/// Starts (or reports) the extraction of this Source into a participant's own memory.
+#[utoipa::path(post, path = "/api/sources/{key}/extractions", tag = "sources",
+    request_body = ExtractionRequestInput,
+    params(("key" = String, Path, description = "The Source's entity key")),
+    responses(
+        (status = 202, description = "The participant's extraction record", body = ExtractionRecord),
+        (status = 403, description = "`user_id` is not a participant", body = ErrorBody),
+        (status = 404, description = "No such Source for the caller's tenant", body = ErrorBody),
+        (status = 422, description = "A field is invalid", body = ErrorBody),
+    ))]
 pub async fn request_extraction(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -161,7 +210,16 @@ pub async fn request_extraction(
     Ok((StatusCode::ACCEPTED, Json(record)))
 }
 
-/// `DELETE /api/sources/{key}`: the Source and every trace of it (SPEC §6).
+/// Erase a Source
+///
+/// The Source and every trace of it (SPEC §6): what was extracted only from it, its
+/// notes, its place in Storylines, its queued jobs.
+#[utoipa::path(delete, path = "/api/sources/{key}", tag = "sources",
+    params(("key" = String, Path, description = "The Source's entity key")),
+    responses(
+        (status = 200, description = "What was erased", body = cosmo_shared::erasure::ErasureReport),
+        (status = 404, description = "No such Source for the caller's tenant", body = ErrorBody),
+    ))]
 pub async fn erase(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -197,7 +255,7 @@ fn require_participant(source: &Source, user: &str) -> ApiResult<()> {
 }
 
 /// What `GET /api/sources/{key}` shows.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct SourceView {
     pub entity_key: String,
     pub user_id: String,

@@ -6,12 +6,13 @@ use axum::extract::{Path, State};
 use chrono::{DateTime, Utc};
 use cosmo_shared::domain::input::{ProfileInput, parse_user_id};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{JsonBody, Tenant};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct UserView {
     pub user_id: String,
     pub full_name: Option<String>,
@@ -22,6 +23,20 @@ pub struct UserView {
     pub updated_at: DateTime<Utc>,
 }
 
+/// Set a user's profile
+///
+/// Stores the profile and creates (or renames) the user's owner Person from the full
+/// name. A new user id is claimed for the caller's tenant.
+#[utoipa::path(put, path = "/api/users/{user_id}", tag = "users", request_body = ProfileInput,
+    params(("user_id" = String, Path, description = "The user id (1 to 128 letters, digits \
+        and `. _ - @ :`)")),
+    responses(
+        (status = 200, description = "The profile", body = UserView),
+        (status = 403, description = "The user belongs to another tenant", body = ErrorBody),
+        (status = 409, description = "Another of the user's nodes already has that name",
+            body = ErrorBody),
+        (status = 422, description = "A field or the user id is invalid", body = ErrorBody),
+    ))]
 pub async fn put(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -52,6 +67,14 @@ pub async fn put(
     view(&app, &tenant, &user_id).await.map(Json)
 }
 
+/// A user's profile
+#[utoipa::path(get, path = "/api/users/{user_id}", tag = "users",
+    params(("user_id" = String, Path, description = "The user id")),
+    responses(
+        (status = 200, description = "The profile", body = UserView),
+        (status = 404, description = "Not a user of the caller's tenant", body = ErrorBody),
+        (status = 422, description = "The user id is invalid", body = ErrorBody),
+    ))]
 pub async fn get(
     State(app): State<AppState>,
     tenant: Tenant,
@@ -61,7 +84,17 @@ pub async fn get(
     view(&app, &tenant, &user_id).await.map(Json)
 }
 
-/// `DELETE /api/users/{user_id}`: everything of the user, gone (SPEC §6).
+/// Erase a user
+///
+/// Everything of the user, gone (SPEC §6): Sources, nodes, facts, queued jobs, usage
+/// rows and the directory entry.
+#[utoipa::path(delete, path = "/api/users/{user_id}", tag = "users",
+    params(("user_id" = String, Path, description = "The user id")),
+    responses(
+        (status = 200, description = "What was erased", body = cosmo_shared::erasure::ErasureReport),
+        (status = 404, description = "Not a user of the caller's tenant", body = ErrorBody),
+        (status = 422, description = "The user id is invalid", body = ErrorBody),
+    ))]
 pub async fn erase(
     State(app): State<AppState>,
     tenant: Tenant,

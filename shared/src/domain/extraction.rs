@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{NodeIdentity, NoteLifetime, string_enum};
 
 /// The state of one user's extraction of one Source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ExtractionStatus {
     /// Asked for (owner after processing, participant on first read); job enqueued.
@@ -25,7 +25,7 @@ string_enum!(ExtractionStatus {
     Failed = "failed",
 });
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct ExtractionRecord {
     pub source_key: String,
     pub user_id: String,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Lifecycle;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Fact {
     pub fact_id: String,
     pub user_id: String,
@@ -82,7 +82,7 @@ impl NewFact {
 }
 
 /// What storing a fact did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum FactWrite {
     /// A new fact (a structured one replacing a less confident value `superseded`).
@@ -97,7 +97,7 @@ pub enum FactWrite {
 }
 
 /// Where a fact came from and what it replaced (seed 004 `explain_fact`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct FactExplanation {
     pub fact: Fact,
     /// The chain of facts it replaced, newest first.
@@ -111,7 +111,7 @@ pub struct FactExplanation {
 
 /// Weak facts (seed 004 `weak_facts`): live, unconfirmed, and below either bar — they
 /// may need confirmation or will fade.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Weakness {
     pub salience_below: f64,
     pub confidence_below: f64,

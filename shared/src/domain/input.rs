@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::Value;
+use utoipa::ToSchema;
 
 use super::raw::RawContent;
 use super::{Lifecycle, NewSource, Sensitivity, SourceType, TtlPolicy};
@@ -39,24 +40,55 @@ impl FieldError {
     }
 }
 
-/// The body of `POST /api/sources`, as posted.
-#[derive(Debug, Deserialize)]
+/// The body of `POST /api/sources`: one captured item of one user.
+// The OpenAPI document describes this struct: its `#[schema]` limits are the checks
+// `SourceInput::parse` makes.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct SourceBody {
+#[schema(example = json!({"user_id": "alex", "source_type": "text-note",
+    "started_at": "2026-11-22T09:30:00Z",
+    "raw_content": {"title": "Lunch", "content": "Lunch with Sarah Chen from Acme Corp. \
+Sarah Chen leads the hiring plan at Acme Corp and wants it done by March."}}))]
+pub struct SourceBody {
+    /// The owner: the user whose memory this is (claimed for the caller's tenant if new).
     #[serde(default)]
-    user_id: Value,
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 128,
+        pattern = r"^[A-Za-z0-9._@:-]+$")]
+    pub user_id: Value,
     #[serde(default)]
-    source_type: Value,
-    raw_content: Option<Value>,
-    team_id: Option<String>,
-    participants: Option<Vec<String>>,
-    context_type: Option<String>,
-    started_at: Option<String>,
-    ended_at: Option<String>,
-    provenance: Option<Value>,
-    sensitivity: Option<String>,
-    ttl_policy: Option<String>,
-    external_id: Option<String>,
+    #[schema(value_type = super::SourceType, required = true)]
+    pub source_type: Value,
+    /// The item as captured; its shape depends on `source_type` (see `RawContent`). Kept
+    /// verbatim.
+    #[schema(schema_with = super::raw::schema::raw_content, required = true)]
+    pub raw_content: Option<Value>,
+    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
+    pub team_id: Option<String>,
+    /// Other users who took part; each gets their own extraction when they ask for it.
+    /// At most 200 users with the owner.
+    #[schema(max_items = 199)]
+    pub participants: Option<Vec<String>>,
+    /// Free label of the setting (`1:1`, `standup`…), 1 to 64 characters.
+    #[schema(min_length = 1, max_length = 64)]
+    pub context_type: Option<String>,
+    /// When it happened (RFC 3339).
+    #[schema(format = DateTime)]
+    pub started_at: Option<String>,
+    /// When it ended (RFC 3339), not before `started_at`.
+    #[schema(format = DateTime)]
+    pub ended_at: Option<String>,
+    /// Where it came from; any JSON object. `confidence` (0 to 1, default 1) becomes
+    /// the Source's confidence.
+    #[schema(value_type = Option<Object>)]
+    pub provenance: Option<Value>,
+    #[schema(value_type = Option<super::Sensitivity>, default = "normal")]
+    pub sensitivity: Option<String>,
+    #[schema(value_type = Option<super::TtlPolicy>, default = "decay")]
+    pub ttl_policy: Option<String>,
+    /// The item's id in the integration; re-posting it is idempotent (1 to 256
+    /// printable characters).
+    #[schema(min_length = 1, max_length = 256)]
+    pub external_id: Option<String>,
 }
 
 /// A checked `POST /api/sources` body. Turned into a [`NewSource`] once the caller's
@@ -205,9 +237,12 @@ impl SourceInput {
 }
 
 /// The body of `PUT /api/users/{user_id}`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"full_name": "Alex Johnson"}))]
 pub struct ProfileInput {
+    /// The user's full name (trimmed, at most 200 characters); names the owner Person.
+    #[schema(min_length = 1, max_length = 200)]
     pub full_name: String,
 }
 
@@ -231,9 +266,12 @@ impl ProfileInput {
 }
 
 /// The body of `POST /api/sources/{key}/extractions`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"user_id": "bob"}))]
 pub struct ExtractionRequestInput {
+    /// A participant of the Source.
+    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
     pub user_id: String,
 }
 
@@ -246,8 +284,8 @@ impl ExtractionRequestInput {
     }
 }
 
-/// Deserialises with the path of the failing field in the error.
-pub(crate) fn from_value<T: for<'de> Deserialize<'de>>(body: Value) -> Result<T, FieldError> {
+/// Deserialises a JSON object with the path of the failing field in the error.
+pub fn from_value<T: for<'de> Deserialize<'de>>(body: Value) -> Result<T, FieldError> {
     if !body.is_object() {
         return Err(FieldError::new("body", "must be a JSON object"));
     }

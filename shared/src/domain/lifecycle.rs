@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// `candidate → active → core → archived`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MemoryState {
     Candidate,
@@ -14,7 +14,9 @@ pub enum MemoryState {
 }
 
 /// Governance policy; `keep_forever` > `ephemeral` > `decay` in precedence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum TtlPolicy {
     KeepForever,
@@ -24,7 +26,9 @@ pub enum TtlPolicy {
 }
 
 /// Access-control flag on Sources only; never affects decay.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Sensitivity {
     Low,
@@ -38,7 +42,7 @@ super::string_enum!(TtlPolicy { KeepForever = "keep_forever", Ephemeral = "ephem
 super::string_enum!(Sensitivity { Low = "low", Normal = "normal", High = "high" });
 
 /// The salience/decay bookkeeping of one node or relationship.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Lifecycle {
     pub salience: f64,
     pub state: MemoryState,

@@ -9,7 +9,19 @@ use super::{Lifecycle, MemoryState, string_enum};
 use crate::lifecycle::{MemoryClass, Reason};
 
 /// What kind of memory a key names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum MemoryKind {
     Source,
@@ -42,7 +54,7 @@ impl MemoryKind {
 }
 
 /// One memory's lifecycle, as decay reads it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct MemoryLifecycle {
     pub kind: MemoryKind,
     pub key: String,
@@ -51,7 +63,7 @@ pub struct MemoryLifecycle {
 }
 
 /// Who caused a state change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Actor {
     System,
@@ -61,7 +73,7 @@ pub enum Actor {
 string_enum!(Actor { System = "system", User = "user" });
 
 /// One entry of the lifecycle event log.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct LifecycleEvent {
     pub memory_kind: MemoryKind,
     pub memory_key: String,
@@ -102,7 +114,7 @@ pub struct LifecycleChange {
 }
 
 /// What a Storyline or consolidation needs of a Source.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct SourceBrief {
     pub entity_key: String,
     pub user_id: String,

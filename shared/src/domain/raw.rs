@@ -311,5 +311,7 @@ fn scalar_string(v: &Value) -> Option<String> {
     }
 }
 
+pub mod schema;
+
 #[cfg(test)]
 mod tests;

@@ -73,7 +73,7 @@ pub struct Neighbour {
 
 /// What a Storyline or an entity lists of its Sources (seed 001 granularity 2: summary,
 /// date, context type).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct SourceMeta {
     pub entity_key: String,
     pub user_id: String,
@@ -86,7 +86,7 @@ pub struct SourceMeta {
 }
 
 /// Everything a memory was erased together with, for the response and the log.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Erasure {
     pub sources: u64,
     pub nodes: u64,

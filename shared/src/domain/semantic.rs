@@ -105,7 +105,9 @@ pub struct SemanticNode {
 }
 
 /// How long a note stays relevant (seed 001 "Note Retention").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum NoteLifetime {
     Week,
@@ -129,7 +131,7 @@ impl NoteLifetime {
 }
 
 /// One note on a node or relationship, with its authorship and provenance.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Note {
     /// Deterministic from (target, author, source, text): appending the same note from
     /// the same Source twice keeps one note.

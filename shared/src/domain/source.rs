@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::{Lifecycle, Sensitivity, string_enum};
 
 /// What kind of item a Source is; decides the shape of `raw_content` and its cleanup.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SourceType {
     Conversation,

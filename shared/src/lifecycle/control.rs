@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::domain::{Actor, LifecycleChange, LifecycleEvent, MemoryLifecycle, MemoryState};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Control {
     Pin,

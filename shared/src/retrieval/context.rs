@@ -17,13 +17,13 @@ use crate::services::Services;
 /// How many relevant memories of each kind are considered.
 const PER_KIND: usize = 8;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct UsedMemory {
     pub kind: MemoryKind,
     pub key: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Context {
     pub format: ContextFormat,
     /// The rendered memory, ready to put in a prompt.

@@ -42,7 +42,7 @@ pub enum RetrievalError {
 pub type RetrievalResult<T> = Result<T, RetrievalError>;
 
 /// Why a memory was returned.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Why {
     /// Every signal list it appeared in.
     pub signals: Vec<SignalHit>,
@@ -53,7 +53,7 @@ pub struct Why {
 }
 
 /// One ranked memory.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Ranked<T> {
     pub score: f64,
     pub why: Why,
@@ -62,7 +62,7 @@ pub struct Ranked<T> {
 }
 
 /// What explore returns, by granularity.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Exploration {
     pub granularity: u8,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -76,7 +76,8 @@ pub struct Exploration {
 }
 
 /// A Source as retrieval shows it (granularity 1).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[schema(as = ExploredSource)]
 pub struct SourceView {
     pub entity_key: String,
     /// The owner; a team Source may belong to another user the caller takes part with.
@@ -94,7 +95,7 @@ pub struct SourceView {
 }
 
 /// A semantic node with its relationships (granularity 1).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct NodeView {
     pub entity_key: String,
     pub kind: String,
@@ -107,7 +108,7 @@ pub struct NodeView {
     pub relationships: Vec<RelationshipView>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct RelationshipView {
     pub rel_key: String,
     pub from_key: String,
@@ -133,7 +134,7 @@ impl From<Relationship> for RelationshipView {
 }
 
 /// A Storyline with its Sources' metadata (granularity 2).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct StorylineView {
     pub storyline_id: String,
     pub anchor_key: String,
@@ -147,7 +148,7 @@ pub struct StorylineView {
 }
 
 /// A Storyline as a Macro lists it: one line, dates, size.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct StorylineMeta {
     pub storyline_id: String,
     pub one_liner: String,
@@ -169,7 +170,7 @@ impl From<&Storyline> for StorylineMeta {
 }
 
 /// A Macro with its Storylines' metadata (granularity 3).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct MacroView {
     pub macro_id: String,
     pub anchor_key: String,

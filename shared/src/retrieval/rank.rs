@@ -11,7 +11,7 @@ use crate::config::RetrievalConfig;
 use crate::domain::{Lifecycle, MemoryState};
 
 /// Which signal found a candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Signal {
     /// Embedding similarity (cosine).
@@ -23,7 +23,7 @@ pub enum Signal {
 }
 
 /// One signal's verdict on one candidate, for the explanation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct SignalHit {
     pub signal: Signal,
     /// Which query (index into `queries`).
@@ -88,7 +88,7 @@ pub fn fuse(lists: &[SignalList], k: f64) -> (Vec<Fused>, f64) {
 }
 
 /// The parts of seed 000's importance score, for the explanation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Importance {
     pub recency: f64,
     pub frequency: f64,

@@ -1,10 +1,13 @@
 //! The bodies and query strings of the read-side endpoints (SPEC §5, §6): explore,
 //! context, facts and lifecycle control, checked into domain values or a
-//! [`FieldError`] naming the field.
+//! [`FieldError`] naming the field. The `…Body` structs are the bodies as posted: the
+//! parsers deserialise them, and the OpenAPI document and the MCP tools describe them
+//! (their `#[schema]` limits are the checks the parsers make).
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::Value;
+use utoipa::ToSchema;
 
 use super::{FieldError, from_value, parse_user_id, timestamp};
 
@@ -20,7 +23,7 @@ pub const MAX_BUDGET_TOKENS: u64 = 16_000;
 pub const MAX_FACT_CHARS: usize = 2000;
 
 /// How much detail an explore call returns (seed 001 "Retrieval Granularity Controls").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ToSchema)]
 pub enum Granularity {
     /// Sources and semantic nodes with their relationships.
     Micro = 1,
@@ -52,26 +55,49 @@ pub struct ExploreInput {
     pub until: Option<DateTime<Utc>>,
 }
 
-#[derive(Debug, Deserialize)]
+/// The body of `POST /api/explore` (and the MCP tool `explore`).
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ExploreBody {
-    user_id: String,
-    queries: Vec<QueryBody>,
-    granularity: Option<u8>,
-    limit: Option<usize>,
+#[schema(example = json!({"user_id": "alex", "queries": [{"query": "hiring plan at Acme Corp"}],
+    "granularity": 1, "limit": 5}))]
+pub struct ExploreBody {
+    /// A user of the caller's tenant.
+    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
+    pub user_id: String,
+    /// One to ten queries; their results are fused into one ranking.
+    #[schema(min_items = 1, max_items = 10)]
+    pub queries: Vec<QueryBody>,
+    /// 1: Sources and semantic nodes; 2: Storylines; 3: Macros.
+    #[schema(minimum = 1, maximum = 3, default = 1)]
+    pub granularity: Option<u8>,
+    /// Results per list.
+    #[schema(minimum = 1, maximum = 100, default = 10)]
+    pub limit: Option<usize>,
+    /// Also return archived memories.
     #[serde(default)]
-    include_archived: bool,
+    pub include_archived: bool,
+    /// Also return each Source's processed content (granularity 1).
     #[serde(default)]
-    include_content: bool,
-    since: Option<String>,
-    until: Option<String>,
+    pub include_content: bool,
+    /// Only memories of events at or after this time (RFC 3339).
+    #[schema(format = DateTime)]
+    pub since: Option<String>,
+    /// Only memories of events before this time (RFC 3339); after `since`.
+    #[schema(format = DateTime)]
+    pub until: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+/// One query of an explore call.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct QueryBody {
-    query: String,
-    threshold: Option<f64>,
+pub struct QueryBody {
+    /// What to look for, in words (trimmed; 1 to 4000 characters).
+    #[schema(min_length = 1, max_length = 4000)]
+    pub query: String,
+    /// Cosine similarity below which the vector signal ignores a candidate; default
+    /// `retrieval.vector_threshold`.
+    #[schema(minimum = 0.0, maximum = 1.0)]
+    pub threshold: Option<f64>,
 }
 
 impl ExploreInput {
@@ -118,7 +144,7 @@ impl ExploreInput {
 }
 
 /// How `POST /api/context` renders memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ContextFormat {
     Markdown,
@@ -136,13 +162,24 @@ pub struct ContextInput {
     pub format: ContextFormat,
 }
 
-#[derive(Debug, Deserialize)]
+/// The body of `POST /api/context` (and the MCP tool `context`).
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ContextBody {
-    user_id: String,
-    message: String,
-    budget_tokens: Option<u64>,
-    format: Option<String>,
+#[schema(example = json!({"user_id": "alex",
+    "message": "What did Sarah want done by March?", "budget_tokens": 800}))]
+pub struct ContextBody {
+    /// A user of the caller's tenant.
+    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
+    pub user_id: String,
+    /// The message the memory is for (trimmed; 1 to 4000 characters).
+    #[schema(min_length = 1, max_length = 4000)]
+    pub message: String,
+    /// Token budget of the rendered context; default `retrieval.context_budget_tokens`.
+    #[schema(minimum = 1, maximum = 16000)]
+    pub budget_tokens: Option<u64>,
+    /// How to render it.
+    #[schema(value_type = Option<ContextFormat>, default = "markdown")]
+    pub format: Option<String>,
 }
 
 impl ContextInput {
@@ -188,8 +225,71 @@ pub struct FactInput {
     pub source_keys: Vec<String>,
 }
 
-#[derive(Debug, Deserialize)]
+/// The body of `POST /api/facts` (and the MCP tool `remember_fact`): free `text`, or a
+/// structured slot (`category`, `key`, `value`: all three or none), or both.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"user_id": "alex", "category": "diet", "key": "coffee",
+    "value": "black, no sugar", "confidence": 0.9}))]
+pub struct RememberFactBody {
+    /// A user of the caller's tenant.
+    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
+    pub user_id: String,
+    /// The fact in words; required without a slot, default `"<category> <key>: <value>"`.
+    #[schema(min_length = 1, max_length = 2000)]
+    pub text: Option<String>,
+    #[schema(min_length = 1, max_length = 64)]
+    pub category: Option<String>,
+    /// One live value per (user, category, key).
+    #[schema(min_length = 1, max_length = 128)]
+    pub key: Option<String>,
+    #[schema(min_length = 1, max_length = 2000)]
+    pub value: Option<String>,
+    /// A less confident value never replaces a more confident one.
+    #[schema(minimum = 0.0, maximum = 1.0, default = 1.0)]
+    pub confidence: Option<f64>,
+    /// Entity keys of the user's nodes the fact is about (at most 50).
+    #[serde(default)]
+    #[schema(max_items = 50)]
+    pub about: Vec<String>,
+    /// Keys of the user's Sources it came from (at most 50).
+    #[serde(default)]
+    #[schema(max_items = 50)]
+    pub source_keys: Vec<String>,
+}
+
+/// The body of `POST /api/facts/{id}/corrections` (and of the MCP tool `correct_fact`,
+/// with the `fact_id`): the new fact, which belongs to the corrected fact's user. A
+/// structured fact keeps its slot: its correction repeats `category` and `key` and says
+/// the new `value`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"text": "Alex drinks oat flat whites now", "category": "diet",
+    "key": "coffee", "value": "oat flat white"}))]
+pub struct CorrectionBody {
+    /// The fact in words; required without a slot, default `"<category> <key>: <value>"`.
+    #[schema(min_length = 1, max_length = 2000)]
+    pub text: Option<String>,
+    #[schema(min_length = 1, max_length = 64)]
+    pub category: Option<String>,
+    #[schema(min_length = 1, max_length = 128)]
+    pub key: Option<String>,
+    #[schema(min_length = 1, max_length = 2000)]
+    pub value: Option<String>,
+    #[schema(minimum = 0.0, maximum = 1.0, default = 1.0)]
+    pub confidence: Option<f64>,
+    /// Entity keys of the user's nodes it is about (at most 50); default: what the
+    /// corrected fact was about.
+    #[serde(default)]
+    #[schema(max_items = 50)]
+    pub about: Vec<String>,
+    /// Keys of the user's Sources it came from (at most 50).
+    #[serde(default)]
+    #[schema(max_items = 50)]
+    pub source_keys: Vec<String>,
+}
+
+/// A fact body, whichever endpoint it came to.
 struct FactBody {
     user_id: Option<String>,
     text: Option<String>,
@@ -197,36 +297,48 @@ struct FactBody {
     key: Option<String>,
     value: Option<String>,
     confidence: Option<f64>,
-    #[serde(default)]
     about: Vec<String>,
-    #[serde(default)]
     source_keys: Vec<String>,
 }
 
 impl FactInput {
     /// `POST /api/facts`: `user_id` required.
     pub fn parse_remember(body: Value) -> Result<Self, FieldError> {
-        let input = Self::parse(body)?;
-        if input.user_id.is_none() {
-            return Err(FieldError::new("user_id", "is required"));
-        }
-        Ok(input)
+        let b: RememberFactBody = from_value(body)?;
+        Self::parse(FactBody {
+            user_id: Some(b.user_id),
+            text: b.text,
+            category: b.category,
+            key: b.key,
+            value: b.value,
+            confidence: b.confidence,
+            about: b.about,
+            source_keys: b.source_keys,
+        })
     }
 
     /// `POST /api/facts/{id}/corrections`: the user is the corrected fact's.
     pub fn parse_correction(body: Value) -> Result<Self, FieldError> {
-        let input = Self::parse(body)?;
-        if input.user_id.is_some() {
+        if body.get("user_id").is_some() {
             return Err(FieldError::new(
                 "user_id",
                 "is not accepted: a correction belongs to the corrected fact's user",
             ));
         }
-        Ok(input)
+        let b: CorrectionBody = from_value(body)?;
+        Self::parse(FactBody {
+            user_id: None,
+            text: b.text,
+            category: b.category,
+            key: b.key,
+            value: b.value,
+            confidence: b.confidence,
+            about: b.about,
+            source_keys: b.source_keys,
+        })
     }
 
-    fn parse(body: Value) -> Result<Self, FieldError> {
-        let b: FactBody = from_value(body)?;
+    fn parse(b: FactBody) -> Result<Self, FieldError> {
         let user_id = b
             .user_id
             .map(|u| parse_user_id("user_id", &u))

@@ -1,0 +1,302 @@
+//! Cosmo as an MCP server (Model Context Protocol): the agent-facing operations of
+//! [`ops`] as tools — `explore`, `context`, `remember_fact`, `correct_fact`,
+//! `confirm_fact`, `list_facts`, `entity_info` — for one tenant, the one of the API key
+//! the client presented. Tool inputs are the REST bodies (their JSON schemas are the
+//! OpenAPI document's), answers are the REST answers as structured content, and a
+//! refusal is a tool error whose structured content is REST's error body
+//! (`{"error": {"code", "message", "field"?}}`).
+//!
+//! Two transports: [`http`] serves streamable HTTP at `POST /mcp` on the API's port,
+//! stateless (each request stands alone, so any API process can answer it) and behind
+//! the same bearer key as REST; [`serve_stdio`] serves stdin/stdout (`cosmo mcp`).
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::response::{IntoResponse, Response};
+use cosmo_shared::domain::input::read::{
+    ContextBody, CorrectionBody, ExploreBody, RememberFactBody,
+};
+use cosmo_shared::domain::input::{FieldError, from_value};
+use cosmo_shared::services::Services;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{CallToolResult, Implementation, JsonObject, ServerCapabilities, ServerConfig};
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{RequestId, Tenant};
+use crate::ops::{self, FactListParams};
+
+/// One MCP session's server: the tools, acting for `tenant`.
+#[derive(Debug, Clone)]
+pub struct CosmoMcp {
+    app: AppState,
+    tenant: Tenant,
+    /// The HTTP request's id (streamable HTTP), for the jobs a tool enqueues.
+    request_id: Option<String>,
+    tool_router: ToolRouter<Self>,
+}
+
+/// `confirm_fact`'s input.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FactIdArgs {
+    /// The fact's id.
+    pub fact_id: String,
+}
+
+/// `entity_info`'s input.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EntityArgs {
+    /// The entity key of a Person, Concept or Entity (from `explore` results or a
+    /// fact's `about`).
+    pub entity_key: String,
+}
+
+#[tool_router]
+impl CosmoMcp {
+    pub fn new(app: AppState, tenant: Tenant, request_id: Option<String>) -> Self {
+        Self {
+            app,
+            tenant,
+            request_id,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// Search a user's long-term memory.
+    #[tool(
+        description = "Search a user's long-term memory: hybrid retrieval (meaning, words, \
+            linked people and topics) over what they said, wrote and met. granularity 1 \
+            returns Sources (episodes) and people/topics with relationships, 2 Storylines, \
+            3 Macros (long-running themes). Each result says why it was returned.",
+        input_schema = input_schema::<ExploreBody>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn explore(&self, args: JsonObject) -> CallToolResult {
+        let request_id = self.request_id.clone();
+        answer(ops::explore(&self.app, &self.tenant, Value::Object(args), request_id).await)
+    }
+
+    /// The best memory for a message, ready for a prompt.
+    #[tool(
+        description = "The most useful memory about a user for a message, within a token \
+            budget, rendered as markdown (default), xml or json: their profile and confirmed \
+            facts first, then relevant facts, people and topics, Storylines and episodes.",
+        input_schema = input_schema::<ContextBody>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn context(&self, args: JsonObject) -> CallToolResult {
+        let request_id = self.request_id.clone();
+        answer(ops::context(&self.app, &self.tenant, Value::Object(args), request_id).await)
+    }
+
+    #[tool(
+        description = "Remember a fact about a user: free text, or a structured slot \
+            (category, key, value — all three) that keeps one live value per user; a less \
+            confident value never replaces a more confident one. `outcome` says whether it \
+            was stored, kept_existing or unchanged.",
+        input_schema = input_schema::<RememberFactBody>(),
+        annotations(destructive_hint = false, open_world_hint = false)
+    )]
+    async fn remember_fact(&self, args: JsonObject) -> CallToolResult {
+        answer(ops::remember_fact(&self.app, &self.tenant, Value::Object(args)).await)
+    }
+
+    #[tool(
+        description = "Correct a fact: the new fact replaces `fact_id`, which ends but stays \
+            explainable. A structured fact's correction repeats its category and key with \
+            the new value.",
+        input_schema = correction_schema(),
+        annotations(destructive_hint = false, open_world_hint = false)
+    )]
+    async fn correct_fact(&self, mut args: JsonObject) -> CallToolResult {
+        let id = match args.remove("fact_id") {
+            Some(Value::String(id)) => id,
+            None | Some(Value::Null) => return refusal(FieldError::new("fact_id", "is required")),
+            Some(_) => return refusal(FieldError::new("fact_id", "must be a string")),
+        };
+        answer(ops::correct_fact(&self.app, &self.tenant, &id, Value::Object(args)).await)
+    }
+
+    #[tool(
+        description = "Confirm a fact the user agreed to: confidence 1, protected from decay.",
+        input_schema = input_schema::<FactIdArgs>(),
+        annotations(destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn confirm_fact(&self, args: JsonObject) -> CallToolResult {
+        let result = async {
+            let args: FactIdArgs = from_value(Value::Object(args))?;
+            ops::confirm_fact(&self.app, &self.tenant, &args.fact_id).await
+        };
+        answer(result.await)
+    }
+
+    #[tool(
+        description = "A user's facts, newest first (live ones unless include_inactive).",
+        input_schema = input_schema::<FactListParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn list_facts(&self, args: JsonObject) -> CallToolResult {
+        let result = async {
+            let params: FactListParams = from_value(Value::Object(args))?;
+            ops::list_facts(&self.app, &self.tenant, params).await
+        };
+        answer(result.await)
+    }
+
+    #[tool(
+        description = "A Person, Concept or Entity of a user's memory: description, live \
+            notes, relationships, the Sources mentioning it and the Storylines about it.",
+        input_schema = input_schema::<EntityArgs>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn entity_info(&self, args: JsonObject) -> CallToolResult {
+        let result = async {
+            let args: EntityArgs = from_value(Value::Object(args))?;
+            ops::entity_info(&self.app, &self.tenant, &args.entity_key).await
+        };
+        answer(result.await)
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for CosmoMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("cosmo", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Cosmo is the user's long-term memory. Use `context` before answering to \
+                 recall what matters, `explore` to search, `entity_info` to read about a \
+                 person or topic, and `remember_fact` / `correct_fact` / `confirm_fact` to \
+                 keep what the user states about themselves. Every tool names the user \
+                 (`user_id`) or a memory of theirs.",
+            )
+    }
+}
+
+/// A tool's answer: the REST answer as structured content, or REST's error body as a
+/// tool error.
+fn answer<T: Serialize>(result: ApiResult<T>) -> CallToolResult {
+    match result.and_then(|v| serde_json::to_value(v).map_err(|e| ApiError::Internal(e.into()))) {
+        Ok(value) => CallToolResult::structured(value),
+        Err(e) => CallToolResult::structured_error(e.body()),
+    }
+}
+
+fn refusal(e: FieldError) -> CallToolResult {
+    answer::<()>(Err(e.into()))
+}
+
+/// The JSON schema of a tool's input: the type's OpenAPI schema, with the schemas it
+/// refers to under `$defs`.
+pub fn input_schema<T: ToSchema>() -> Arc<JsonObject> {
+    let mut defs = Vec::new();
+    T::schemas(&mut defs);
+    let mut schema = serde_json::to_value(T::schema()).expect("a schema is JSON");
+    if !defs.is_empty() {
+        let defs: serde_json::Map<String, Value> = defs
+            .into_iter()
+            .map(|(name, s)| (name, serde_json::to_value(s).expect("a schema is JSON")))
+            .collect();
+        schema["$defs"] = Value::Object(defs);
+    }
+    point_refs_at_defs(&mut schema);
+    match schema {
+        Value::Object(object) => Arc::new(object),
+        other => unreachable!("an object's schema is an object: {other}"),
+    }
+}
+
+/// `correct_fact`'s input: the correction body plus the `fact_id` to correct.
+fn correction_schema() -> Arc<JsonObject> {
+    let mut schema = (*input_schema::<CorrectionBody>()).clone();
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        properties.insert(
+            "fact_id".into(),
+            json!({ "type": "string", "description": "The fact to correct." }),
+        );
+    }
+    let required = schema.entry("required").or_insert_with(|| json!([]));
+    if let Value::Array(required) = required {
+        required.insert(0, json!("fact_id"));
+    }
+    Arc::new(schema)
+}
+
+/// `#/components/schemas/X` (OpenAPI) → `#/$defs/X` (a standalone JSON schema).
+fn point_refs_at_defs(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map.iter_mut() {
+                match child {
+                    Value::String(s) if k == "$ref" => {
+                        if let Some(name) = s.strip_prefix("#/components/schemas/") {
+                            *s = format!("#/$defs/{name}");
+                        }
+                    }
+                    _ => point_refs_at_defs(child),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(point_refs_at_defs),
+        _ => {}
+    }
+}
+
+/// `POST /mcp`: MCP over streamable HTTP, for the tenant of the request's bearer key
+/// (401 without a valid one, as on every `/api` endpoint). Stateless and JSON-only: each
+/// request is answered on its own.
+pub async fn http(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    RequestId(request_id): RequestId,
+    request: Request,
+) -> Response {
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        // The bearer key is what guards this endpoint, as it guards REST; the API's
+        // host names are the operator's to choose.
+        .disable_allowed_hosts()
+        .with_max_request_body_bytes(app.svc.config.server.body_limit_bytes);
+    let service = StreamableHttpService::new(
+        move || {
+            Ok(CosmoMcp::new(
+                app.clone(),
+                tenant.clone(),
+                request_id.clone(),
+            ))
+        },
+        Arc::new(NeverSessionManager::default()),
+        config,
+    );
+    match service.oneshot(request).await {
+        Ok(response) => response.map(axum::body::Body::new),
+        Err(never) => match never {},
+    }
+    .into_response()
+}
+
+/// `cosmo mcp`: MCP on stdin/stdout for the tenant of `api_key`, until the client
+/// closes stdin. Nothing but the protocol goes to stdout.
+pub async fn serve_stdio(svc: Services, api_key: &str) -> anyhow::Result<()> {
+    let app = AppState { svc };
+    let tenant = Tenant::from_key(&app, api_key)
+        .await
+        .map_err(|e| anyhow::anyhow!("the API key is refused: {e}"))?;
+    tracing::info!(tenant = %tenant.id, "serving MCP on stdio");
+    let server = CosmoMcp::new(app, tenant, None)
+        .serve(rmcp::transport::stdio())
+        .await?;
+    server.waiting().await?;
+    Ok(())
+}
