@@ -77,9 +77,10 @@ impl CosmoMcp {
         description = "Search a user's long-term memory: hybrid retrieval (meaning, words, \
             linked people and topics) over what they said, wrote and met. granularity 1 \
             returns Sources (episodes) and people/topics with relationships, 2 Storylines, \
-            3 Macros (long-running themes). Each result says why it was returned.",
+            3 Macros (long-running themes). Each result says why it was returned. What it \
+            returns counts as recalled (it grows stronger, as on the REST API).",
         input_schema = input_schema::<ExploreBody>(),
-        annotations(read_only_hint = true, open_world_hint = false)
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]
     async fn explore(&self, args: JsonObject) -> CallToolResult {
         let request_id = self.request_id.clone();
@@ -90,9 +91,10 @@ impl CosmoMcp {
     #[tool(
         description = "The most useful memory about a user for a message, within a token \
             budget, rendered as markdown (default), xml or json: their profile and confirmed \
-            facts first, then relevant facts, people and topics, Storylines and episodes.",
+            facts first, then relevant facts, people and topics, Storylines and episodes. \
+            What it returns counts as recalled.",
         input_schema = input_schema::<ContextBody>(),
-        annotations(read_only_hint = true, open_world_hint = false)
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]
     async fn context(&self, args: JsonObject) -> CallToolResult {
         let request_id = self.request_id.clone();
@@ -155,9 +157,10 @@ impl CosmoMcp {
 
     #[tool(
         description = "A Person, Concept or Entity of a user's memory: description, live \
-            notes, relationships, the Sources mentioning it and the Storylines about it.",
+            notes, relationships, the Sources mentioning it and the Storylines about it. \
+            Counts as a recall of the entity.",
         input_schema = input_schema::<EntityArgs>(),
-        annotations(read_only_hint = true, open_world_hint = false)
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]
     async fn entity_info(&self, args: JsonObject) -> CallToolResult {
         let result = async {

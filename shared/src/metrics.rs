@@ -6,8 +6,9 @@
 //! cannot drift between call sites. Labels never hold ids or raw paths (cardinality):
 //! routes are templates, job kinds and providers are closed sets.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use metrics::{Unit, counter, describe_counter, describe_gauge, describe_histogram, gauge};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
@@ -33,6 +34,9 @@ pub const JOB_DURATION: &str = "cosmo_job_duration_seconds";
 /// Jobs in the queue, by `kind` and `state` (a [`JobState`]: `pending`, `running`,
 /// `done`, `failed`, `dead`), read from the queue at each scrape.
 pub const QUEUE_JOBS: &str = "cosmo_queue_jobs";
+/// Failed reads of the queue's counts for [`QUEUE_JOBS`] (the gauges then keep their
+/// last values).
+pub const QUEUE_DEPTH_ERRORS: &str = "cosmo_queue_depth_errors_total";
 /// Model calls made, failed ones included, by `provider` and `task`.
 pub const MODEL_CALLS: &str = "cosmo_model_calls_total";
 /// Model calls that failed, by `provider`, `task` and `error`.
@@ -134,7 +138,11 @@ fn describe() {
     );
     describe_gauge!(
         QUEUE_JOBS,
-        "Jobs in the queue, by kind and state, as of this scrape."
+        "Jobs in the queue, by kind and state, read at most 2 s before this scrape."
+    );
+    describe_counter!(
+        QUEUE_DEPTH_ERRORS,
+        "Failed reads of the queue's counts for cosmo_queue_jobs."
     );
     describe_counter!(
         MODEL_CALLS,
@@ -228,26 +236,45 @@ pub fn model_call(
     }
 }
 
-/// Sets the queue-depth gauges from the queue's current counts. Every known kind and
-/// state is set, to 0 when absent, so a drained queue shows 0 rather than its last
-/// non-zero number.
+/// The queue is read at most this often for `/metrics`, however often (and however
+/// many at once) it is scraped: `/metrics` needs no key, and the count is a scan.
+const QUEUE_DEPTH_MAX_AGE: Duration = Duration::from_secs(2);
+
+/// Sets the queue-depth gauges from the queue's current counts (at most
+/// [`QUEUE_DEPTH_MAX_AGE`] old). Every known kind and state is set, to 0 when absent, so
+/// a drained queue shows 0 rather than its last non-zero number. One refresh runs at a
+/// time; a failed read leaves the gauges as they were and counts a
+/// [`QUEUE_DEPTH_ERRORS`].
 pub async fn refresh_queue_depth(queue: &dyn JobQueue) {
+    static LAST: tokio::sync::Mutex<Option<Instant>> = tokio::sync::Mutex::const_new(None);
     handle();
+    let mut last = LAST.lock().await;
+    if last.is_some_and(|at| at.elapsed() < QUEUE_DEPTH_MAX_AGE) {
+        return;
+    }
     let counts = match queue.state_counts().await {
         Ok(counts) => counts,
         Err(e) => {
             tracing::warn!(error = %e, "reading queue counts for /metrics failed");
+            counter!(QUEUE_DEPTH_ERRORS).increment(1);
             return;
         }
     };
-    for kind in JobKind::ALL {
-        for state in JobState::ALL {
-            gauge!(QUEUE_JOBS, "kind" => kind.as_str(), "state" => state.as_str()).set(0.0);
-        }
-    }
+    let mut depth: HashMap<(String, &'static str), i64> = JobKind::ALL
+        .iter()
+        .flat_map(|kind| {
+            JobState::ALL
+                .iter()
+                .map(|s| ((kind.as_str().to_owned(), s.as_str()), 0))
+        })
+        .collect();
     for c in counts {
-        gauge!(QUEUE_JOBS, "kind" => c.kind, "state" => c.state.as_str()).set(c.count as f64);
+        depth.insert((c.kind, c.state.as_str()), c.count);
     }
+    for ((kind, state), n) in depth {
+        gauge!(QUEUE_JOBS, "kind" => kind, "state" => state).set(n as f64);
+    }
+    *last = Some(Instant::now());
 }
 
 /// The text exposition format of every metric of this process, queue depth read now.

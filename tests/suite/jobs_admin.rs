@@ -264,6 +264,18 @@ async fn the_dashboard_shows_counts_and_errors_and_retries_for_admins_only() {
             .unwrap()
             .starts_with("text/html")
     );
+    for (header, value) in [
+        ("x-frame-options", "DENY"),
+        ("content-security-policy", "frame-ancestors 'none'"),
+        ("cache-control", "no-store"),
+    ] {
+        assert_eq!(
+            shown.headers()[header],
+            value,
+            "another site cannot frame it (a click there would post with our Origin); \
+             nothing is cached"
+        );
+    }
     let html = shown.text().await.unwrap();
     assert!(
         html.contains(

@@ -150,6 +150,68 @@ async fn every_operation_documents_its_key_errors_and_request_id() {
     }
 }
 
+/// What the document says about keys is what the API does: every `/api/*` operation
+/// refuses a request without a key (401, the error body), and every `/api/admin/*` one a
+/// tenant's key (403).
+#[tokio::test]
+async fn every_documented_api_operation_refuses_a_missing_or_weaker_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let (svc, _api, base) = serve(dir.path()).await;
+    let (tenant_key, _) = svc
+        .directory
+        .create_api_key("acme", "acme app", false, Utc::now())
+        .await
+        .unwrap();
+    let doc = document(&base).await;
+    let (anonymous, tenant) = (Api::new(&base, None), Api::new(&base, Some(&tenant_key)));
+    let mut checked = 0;
+    for ((method, path), op) in operations(&doc) {
+        if !path.starts_with("/api/") || path == "/api/openapi.json" {
+            continue;
+        }
+        // Any well-formed values: the key is checked before anything is looked up.
+        let kind = if path.starts_with("/api/memories/") {
+            "node"
+        } else {
+            "decay"
+        };
+        let ids = BTreeMap::from([
+            ("key", "k".to_owned()),
+            ("user_id", "alex".to_owned()),
+            ("id", "f".to_owned()),
+            ("job_id", "j".to_owned()),
+            ("entity_key", "e".to_owned()),
+            ("kind", kind.to_owned()),
+            ("action", "pin".to_owned()),
+        ]);
+        let url = fill(&path, &ids);
+        let method = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+        let body = op.get("requestBody").map(|_| b"{}".to_vec());
+        let (status, error) = anonymous
+            .send(method.clone(), &url, body.clone(), &[])
+            .await;
+        assert_eq!(
+            status,
+            StatusCode::UNAUTHORIZED,
+            "{method} {path} without a key: {error}"
+        );
+        assert!(
+            error["error"]["code"].is_string(),
+            "{method} {path}: {error}"
+        );
+        if path.starts_with("/api/admin/") {
+            let (status, error) = tenant.send(method.clone(), &url, body, &[]).await;
+            assert_eq!(
+                status,
+                StatusCode::FORBIDDEN,
+                "{method} {path}, tenant key: {error}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 20, "only {checked} operations found");
+}
+
 /// A documented example, found on the body or on its schema.
 fn example_of(doc: &Value, op: &Value) -> Option<Value> {
     let content = &op["requestBody"]["content"]["application/json"];

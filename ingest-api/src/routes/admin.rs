@@ -233,7 +233,7 @@ pub async fn run_job(
 }
 
 /// The queue could not answer.
-fn queue_down(e: QueueError) -> ApiError {
+pub(crate) fn queue_down(e: QueueError) -> ApiError {
     match e {
         QueueError::Unavailable(m) => ApiError::Unavailable {
             message: format!("the job queue is unreachable: {m}"),
@@ -317,7 +317,7 @@ pub struct JobsParams {
 
 /// List the queue's jobs
 ///
-/// Newest first (by when they were enqueued), optionally of one state and kind.
+/// Newest first (by job id, a ULID: enqueue time to the millisecond), optionally of one state and kind.
 /// `state` is derived from apalis' `status` and the attempts: `pending` (`Pending`),
 /// `running` (`Queued`, `Running`), `done`, `failed` (`Failed` with attempts left),
 /// `dead` (`Killed`, or `Failed` with none left).

@@ -38,6 +38,14 @@ pub async fn page(
     headers: HeaderMap,
     params: Result<Query<PageParams>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
+    harden(show(app, headers, params).await)
+}
+
+async fn show(
+    app: AppState,
+    headers: HeaderMap,
+    params: Result<Query<PageParams>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     if let Err(refused) = authorize(&app, &headers).await {
         return refused;
     }
@@ -55,6 +63,10 @@ pub async fn retry(
     headers: HeaderMap,
     Path(job_id): Path<String>,
 ) -> Response {
+    harden(retry_one(app, headers, job_id).await)
+}
+
+async fn retry_one(app: AppState, headers: HeaderMap, job_id: String) -> Response {
     if let Err(refused) = authorize_post(&app, &headers).await {
         return refused;
     }
@@ -67,12 +79,31 @@ pub async fn retry(
 /// `POST /admin/jobs/retry`: the "retry every dead job" button.
 pub async fn retry_dead(State(app): State<AppState>, headers: HeaderMap) -> Response {
     if let Err(refused) = authorize_post(&app, &headers).await {
-        return refused;
+        return harden(refused);
     }
-    match app.svc.queue.retry_dead(None).await {
+    harden(match app.svc.queue.retry_dead(None).await {
         Ok(n) => Redirect::to(&format!("/admin/jobs?retried_dead={n}")).into_response(),
-        Err(e) => error_page(ApiError::Internal(anyhow::anyhow!(e))),
-    }
+        Err(e) => error_page(super::admin::queue_down(e)),
+    })
+}
+
+/// Every answer of the dashboard: never framed by another site (a click in a frame
+/// would post with our own `Origin`), never cached (it shows live state behind a key).
+fn harden(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::X_FRAME_OPTIONS,
+        header::HeaderValue::from_static("DENY"),
+    );
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static("frame-ancestors 'none'"),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    response
 }
 
 /// Lets an admin key through (Basic password or Bearer); otherwise the refusal page.
@@ -162,7 +193,7 @@ fn page_response(status: StatusCode, title: &str, message: &str) -> Response {
 
 async fn render(app: &AppState, params: &PageParams) -> Result<String, ApiError> {
     let q = &app.svc.queue;
-    let internal = |e| ApiError::Internal(anyhow::anyhow!("job queue: {e}"));
+    let internal = super::admin::queue_down;
     let counts = JobCounts::tally(&q.state_counts().await.map_err(internal)?);
     let listed = |state| JobFilter {
         state: Some(state),

@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use cosmo_api::cli::import::items::jsonl_key;
 use cosmo_shared::graph::GraphStore;
 use cosmo_shared::graph::sqlite::SqliteGraph;
 use cosmo_tests::http::Api;
@@ -170,7 +171,12 @@ async fn a_folder_becomes_one_source_per_item_and_bad_lines_are_reported() {
         email["started_at"], "2026-11-03T08:30:00Z",
         "the Date header"
     );
-    let line_one = source(&api, "import:batch.jsonl#1").await;
+    let line_one = note("Call the bank about the mortgage.").to_string();
+    let line_one = source(
+        &api,
+        &format!("import:{}", jsonl_key("batch.jsonl", line_one.as_bytes())),
+    )
+    .await;
     assert_eq!(
         line_one["raw_content"]["content"],
         "Call the bank about the mortgage."
@@ -208,6 +214,27 @@ async fn a_folder_becomes_one_source_per_item_and_bad_lines_are_reported() {
         6,
         "still no duplicates"
     );
+
+    // An export regenerated with a new line on top: only that line is new, the lines
+    // that moved are recognised (keyed by content, not by position).
+    let batch = root.join("batch.jsonl");
+    let old = std::fs::read_to_string(&batch).unwrap();
+    let newest = note("Book the dentist for Thursday.");
+    std::fs::write(&batch, format!("{newest}\n{old}")).unwrap();
+    let shifted = import(&api, &root, &[]).await;
+    assert!(
+        shifted.stdout.contains(
+            "1 accepted (1 new, 0 already in Cosmo), 6 skipped (already imported), 1 refused"
+        ),
+        "{shifted}"
+    );
+    assert!(
+        shifted
+            .stderr
+            .contains("refused batch.jsonl line 3: invalid JSON"),
+        "the bad line is reported where it is now: {shifted}"
+    );
+    assert_eq!(sources(server_dir.path()).await.len(), 7);
 }
 
 #[tokio::test]

@@ -124,26 +124,23 @@ impl Scan {
 /// One thing to post.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {
-    /// Stable across runs: `notes/a.txt`, `calls.jsonl#3`.
+    /// Stable across runs and edits of other items: `notes/a.txt`, or for a JSONL line
+    /// `calls.jsonl#<hash of the line>` (a line keeps its key when lines are added,
+    /// removed or reordered around it).
     pub key: String,
+    /// Where the item is now, for messages: `notes/a.txt`, `calls.jsonl line 3`.
+    pub place: String,
     pub body: Body,
 }
 
-impl Item {
-    /// Where the item is, for messages: `notes/a.txt`, `calls.jsonl line 3`.
-    pub fn place(&self) -> String {
-        place(&self.key)
-    }
-}
-
-/// The place an item key names.
-pub fn place(key: &str) -> String {
-    match key.rsplit_once('#') {
-        Some((file, line)) if line.chars().all(|c| c.is_ascii_digit()) => {
-            format!("{file} line {line}")
-        }
-        _ => key.to_owned(),
-    }
+/// The key of a JSONL line: the file and a hash of the line's content (trailing
+/// whitespace aside).
+pub fn jsonl_key(rel: &str, line: &[u8]) -> String {
+    let end = line
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    format!("{rel}#{:016x}", fnv1a(&line[..end]))
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -211,13 +208,18 @@ fn file_items<'a>(
                 Err(e) => Body::Invalid(format!("cannot read the file: {e}")),
             }
         };
-        return Box::new(std::iter::once(Item { key, body }));
+        return Box::new(std::iter::once(Item {
+            place: key.clone(),
+            key,
+            body,
+        }));
     }
     let lines = match std::fs::File::open(path) {
         Ok(f) => std::io::BufReader::new(f).split(b'\n'),
         Err(e) => {
             return Box::new(std::iter::once(Item {
                 key: rel.to_owned(),
+                place: rel.to_owned(),
                 body: Body::Invalid(format!("cannot read the file: {e}")),
             }));
         }
@@ -226,14 +228,24 @@ fn file_items<'a>(
         lines
             .enumerate()
             .filter_map(move |(i, line)| {
-                let key = format!("{rel}#{}", i + 1);
-                let body = match line {
+                let place = format!("{rel} line {}", i + 1);
+                let (key, body) = match line {
                     Ok(l) if l.iter().all(u8::is_ascii_whitespace) => return None,
-                    _ if done.contains(&key) => Body::Skipped,
-                    Ok(l) => json_body(&l, &key, user),
-                    Err(e) => Body::Invalid(format!("cannot read the line: {e}")),
+                    Ok(l) => {
+                        let key = jsonl_key(rel, &l);
+                        let body = if done.contains(&key) {
+                            Body::Skipped
+                        } else {
+                            json_body(&l, &key, user)
+                        };
+                        (key, body)
+                    }
+                    Err(e) => (
+                        format!("{rel}#{}", i + 1),
+                        Body::Invalid(format!("cannot read the line: {e}")),
+                    ),
                 };
-                Some(Item { key, body })
+                Some(Item { key, place, body })
             })
             .fuse(),
     )
@@ -400,7 +412,18 @@ mod tests {
         assert!(
             matches!(json_body(b"{oops", "k", None), Body::Invalid(m) if m.starts_with("invalid JSON"))
         );
-        assert_eq!(place("calls.jsonl#3"), "calls.jsonl line 3");
-        assert_eq!(place("notes/a#b.txt"), "notes/a#b.txt");
+    }
+
+    #[test]
+    fn a_jsonl_line_is_keyed_by_its_content_not_its_position() {
+        let key = jsonl_key("calls.jsonl", br#"{"a": 1}"#);
+        assert!(key.starts_with("calls.jsonl#") && key.len() == "calls.jsonl#".len() + 16);
+        assert_eq!(
+            key,
+            jsonl_key("calls.jsonl", b"{\"a\": 1}  \r"),
+            "CRLF files"
+        );
+        assert_ne!(key, jsonl_key("calls.jsonl", br#"{"a": 2}"#));
+        assert_ne!(key, jsonl_key("other.jsonl", br#"{"a": 1}"#));
     }
 }

@@ -207,7 +207,7 @@ fn handle(
 ) -> Result<Option<String>, Fatal> {
     let refused = |tally: &mut Tally, why: &str| {
         tally.refused += 1;
-        Some(format!("refused {}: {why}", item.place()))
+        Some(format!("refused {}: {why}", item.place))
     };
     Ok(match (&item.body, outcome) {
         (Body::Skipped, _) => {
@@ -268,7 +268,7 @@ async fn follow(
         };
         let mut still = Vec::new();
         for (key, state) in results {
-            let place = items::place(sources.get(&key).map_or(key.as_str(), String::as_str));
+            let place = sources.get(&key).map_or(key.as_str(), String::as_str);
             match state.map_err(|Fatal(e)| anyhow::anyhow!(e))? {
                 client::Progress::Extracted => {
                     extracted += 1;
