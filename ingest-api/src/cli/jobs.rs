@@ -2,9 +2,10 @@
 //! directly on the configured database (no running server needed). States are
 //! [`JobState`]s: pending, running, done, failed (will retry), dead (failed for good).
 
+use crate::routes::admin::JobView;
 use chrono::{DateTime, Utc};
 use clap::{ArgGroup, Subcommand};
-use cosmo_shared::queue::{JobCounts, JobFilter, JobKind, JobRecord, JobState};
+use cosmo_shared::queue::{JobCounts, JobFilter, JobKind, JobRecord, JobState, Retry};
 use cosmo_shared::services::Services;
 
 #[derive(Debug, Subcommand)]
@@ -64,7 +65,7 @@ pub async fn run(svc: &Services, cmd: JobsCommand) -> anyhow::Result<()> {
             let jobs = q.list_jobs(&JobFilter { state, kind, limit }).await?;
             if json {
                 for j in &jobs {
-                    println!("{}", job_json(j));
+                    println!("{}", serde_json::to_string(&JobView::from(j.clone()))?);
                 }
             } else if jobs.is_empty() {
                 eprintln!("no jobs");
@@ -93,19 +94,18 @@ pub async fn run(svc: &Services, cmd: JobsCommand) -> anyhow::Result<()> {
             }
             let mut refused = 0;
             for id in &job_ids {
-                let Some(job) = q.job(id).await? else {
-                    eprintln!("no job {id}");
-                    refused += 1;
-                    continue;
-                };
-                if q.retry_job(id).await? {
-                    println!("retried {id} ({}, was {})", job.kind, job.state());
-                } else {
-                    eprintln!(
-                        "job {id} is {}; only failed, dead or done jobs can be retried",
-                        job.state()
-                    );
-                    refused += 1;
+                match q.retry(id).await? {
+                    Retry::Done(job) => {
+                        println!("retried {id} ({}, was {})", job.kind, job.state());
+                    }
+                    Retry::NotFound => {
+                        eprintln!("no job {id}");
+                        refused += 1;
+                    }
+                    refused_one => {
+                        eprintln!("{}", refused_one.refusal(id).unwrap_or_default());
+                        refused += 1;
+                    }
                 }
             }
             anyhow::ensure!(
@@ -116,22 +116,6 @@ pub async fn run(svc: &Services, cmd: JobsCommand) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-fn job_json(j: &JobRecord) -> serde_json::Value {
-    serde_json::json!({
-        "job_id": j.job_id,
-        "kind": j.kind,
-        "state": j.state(),
-        "status": j.status,
-        "attempts": j.attempts,
-        "max_attempts": j.max_attempts,
-        "run_at": j.run_at,
-        "done_at": j.done_at,
-        "idempotency_key": j.idempotency_key,
-        "last_error": j.last_error,
-        "lock_by": j.lock_by,
-    })
 }
 
 /// The error column's width; longer errors end in `…` (`--json` has them whole).
@@ -173,17 +157,10 @@ fn jobs_table(jobs: &[JobRecord]) -> String {
 
 fn counts_table(counts: &JobCounts) -> String {
     let header = ["KIND", "PENDING", "RUNNING", "DONE", "FAILED", "DEAD"].map(str::to_owned);
-    let states = [
-        JobState::Pending,
-        JobState::Running,
-        JobState::Done,
-        JobState::Failed,
-        JobState::Dead,
-    ];
     let row = |kind: &str, totals: &cosmo_shared::queue::StateTotals| {
         let mut r: [String; 6] = Default::default();
         r[0] = kind.to_owned();
-        for (i, s) in states.iter().enumerate() {
+        for (i, s) in JobState::ALL.iter().enumerate() {
             r[i + 1] = totals.get(*s).to_string();
         }
         r

@@ -13,7 +13,7 @@ use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::domain::input::FieldError;
 use cosmo_shared::job_runs::JobRun;
 use cosmo_shared::queue::payloads::Periodic;
-use cosmo_shared::queue::{JobCounts, JobFilter, JobKind, JobRecord, JobState, QueueError};
+use cosmo_shared::queue::{JobCounts, JobFilter, JobKind, JobRecord, JobState, QueueError, Retry};
 use cosmo_shared::usage::UsageSum;
 use serde::{Deserialize, Serialize};
 
@@ -391,14 +391,11 @@ pub async fn job(
 /// unknown job, 409 for a pending or running one. Shared with the dashboard's form.
 pub(crate) async fn retry(app: &AppState, job_id: &str) -> ApiResult<JobRecord> {
     let q = &app.svc.queue;
-    let Some(job) = q.job(job_id).await.map_err(queue_down)? else {
-        return Err(ApiError::NotFound(format!("job {job_id} not found")));
-    };
-    if !q.retry_job(job_id).await.map_err(queue_down)? {
-        return Err(ApiError::Conflict(format!(
-            "job {job_id} is {}; only failed, dead or done jobs can be retried",
-            job.state()
-        )));
+    let outcome = q.retry(job_id).await.map_err(queue_down)?;
+    match (&outcome, outcome.refusal(job_id)) {
+        (Retry::NotFound, Some(why)) => return Err(ApiError::NotFound(why)),
+        (_, Some(why)) => return Err(ApiError::Conflict(why)),
+        (_, None) => {}
     }
     q.job(job_id)
         .await

@@ -235,6 +235,29 @@ macro_rules! state_case {
 }
 pub(crate) use state_case;
 
+/// What [`JobQueue::retry`] came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Retry {
+    /// Back to pending; the job as it was before.
+    Done(Box<JobRecord>),
+    NotFound,
+    /// Pending or running: there is nothing to retry.
+    NotRetryable(JobState),
+}
+
+impl Retry {
+    /// Why `job_id` was not retried, in words; `None` if it was.
+    pub fn refusal(&self, job_id: &str) -> Option<String> {
+        match self {
+            Self::Done(_) => None,
+            Self::NotFound => Some(format!("job {job_id} not found")),
+            Self::NotRetryable(state) => Some(format!(
+                "job {job_id} is {state}; only failed, dead or done jobs can be retried"
+            )),
+        }
+    }
+}
+
 /// Jobs per kind and state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StateCount {
@@ -362,6 +385,19 @@ pub trait JobQueue: Send + Sync + std::fmt::Debug {
     /// Puts a failed, dead or done job back to pending with fresh attempts. False if it
     /// does not exist or is pending or running.
     async fn retry_job(&self, job_id: &str) -> QueueResult<bool>;
+
+    /// [`JobQueue::retry_job`], saying why a job was not retried: what operators call
+    /// (`cosmo jobs retry`, the admin API, the dashboard).
+    async fn retry(&self, job_id: &str) -> QueueResult<Retry> {
+        let Some(job) = self.job(job_id).await? else {
+            return Ok(Retry::NotFound);
+        };
+        Ok(if self.retry_job(job_id).await? {
+            Retry::Done(Box::new(job))
+        } else {
+            Retry::NotRetryable(job.state())
+        })
+    }
 
     /// Retries every dead job (of one kind, or all); returns how many.
     async fn retry_dead(&self, kind: Option<JobKind>) -> QueueResult<u64>;
