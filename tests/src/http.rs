@@ -3,6 +3,19 @@
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
+/// Serves the whole API for `svc` in this process on a free loopback port, until the
+/// test ends; returns its base URL.
+pub async fn serve(svc: &cosmo_shared::services::Services) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(cosmo_api::serve(
+        svc.clone(),
+        listener,
+        std::future::pending(),
+    ));
+    base
+}
+
 #[derive(Debug, Clone)]
 pub struct Api {
     pub base: String,

@@ -25,13 +25,7 @@ async fn usage_is_summed_by_tenant_user_and_job_kind_for_admins_only() {
         .create_api_key("acme", "acme app", false, now)
         .await
         .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(cosmo_api::serve(
-        svc.clone(),
-        listener,
-        std::future::pending(),
-    ));
+    let base = cosmo_tests::http::serve(&svc).await;
 
     let api = Api::new(&base, Some(&acme));
     let mut keys = Vec::new();

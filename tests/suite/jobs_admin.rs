@@ -52,13 +52,7 @@ impl Server {
             .create_api_key("acme", "acme app", false, now)
             .await
             .unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(cosmo_api::serve(
-            svc.clone(),
-            listener,
-            std::future::pending(),
-        ));
+        let base = cosmo_tests::http::serve(&svc).await;
         Self {
             svc,
             base,

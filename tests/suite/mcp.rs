@@ -238,9 +238,7 @@ async fn served(dir: &std::path::Path) -> (String, String, String) {
             .unwrap();
         keys.push(key);
     }
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(cosmo_api::serve(svc, listener, std::future::pending()));
+    let base = cosmo_tests::http::serve(&svc).await;
     for (key, user, name) in [
         (&keys[0], "alex", "Alex Johnson"),
         (&keys[1], "gina", "Gina Ruiz"),

@@ -38,13 +38,7 @@ async fn serve(dir: &std::path::Path) -> (Services, Api, String) {
         .create_api_key("acme", "acme admin", true, Utc::now())
         .await
         .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(cosmo_api::serve(
-        svc.clone(),
-        listener,
-        std::future::pending(),
-    ));
+    let base = cosmo_tests::http::serve(&svc).await;
     (svc, Api::new(&base, Some(&key)), base)
 }
 

@@ -48,13 +48,7 @@ impl World {
             .create_api_key("acme", "acme app", false, day(0))
             .await
             .unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(cosmo_api::serve(
-            svc.clone(),
-            listener,
-            std::future::pending(),
-        ));
+        let base = cosmo_tests::http::serve(&svc).await;
         Self {
             jobs: Dispatcher::new(svc.clone()),
             api: Api::new(&base, Some(&key)),
