@@ -91,8 +91,9 @@ impl CosmoMcp {
     #[tool(
         description = "The most useful memory about a user for a message, within a token \
             budget, rendered as markdown (default), xml or json: their profile and confirmed \
-            facts first, then relevant facts, people and topics, Storylines and episodes. \
-            What it returns counts as recalled.",
+            facts first, then relevant facts, the notes that match the message (each with its \
+            date and Source), people and topics, Storylines and episodes. What it returns \
+            counts as recalled.",
         input_schema = input_schema::<ContextBody>(),
         annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]

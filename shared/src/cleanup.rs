@@ -14,6 +14,7 @@
 use crate::domain::raw::{RawContent, TextNote, Transcript};
 
 pub mod email;
+pub mod passages;
 pub mod slack;
 
 /// The cleaned, plain-text rendering of `raw`.

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use cosmo_shared::domain::{
-    Erasure, Fact, FactExplanation, FactFilter, FactWrite, Hit, Neighbour, NewFact, SearchScope,
-    SourceMeta, Target, Weakness,
+    Erasure, Fact, FactExplanation, FactFilter, FactWrite, Hit, Neighbour, NewFact, NoteHit,
+    SearchScope, SourceMeta, SourcePassage, Target, Weakness,
 };
 use cosmo_shared::domain::{
     ExtractionOutcome, ExtractionRecord, ExtractionWrite, Macro, Mention, NewMacro, NewSource,
@@ -21,8 +21,8 @@ use cosmo_shared::domain::{
     LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, SourceBrief,
 };
 use cosmo_shared::graph::maintenance::{
-    EpisodicConsolidation, MacroCandidateAnchor, SourceCluster, StorylineCandidateAnchor,
-    StorylineRules,
+    ClusterRules, EpisodicConsolidation, MacroCandidateAnchor, SourceCluster,
+    StorylineCandidateAnchor, StorylineRules,
 };
 use cosmo_shared::graph::{
     ErasureStore, FactStore, GraphResult, GraphStore, LifecycleUpdate, ReadStore,
@@ -419,18 +419,14 @@ impl cosmo_shared::graph::MaintenanceStore for ScopedGraph {
 
     async fn source_clusters(
         &self,
-        older_than: DateTime<Utc>,
-        min_sources: usize,
+        rules: &ClusterRules,
         limit: usize,
     ) -> GraphResult<Vec<SourceCluster>> {
-        let all = self
-            .inner
-            .source_clusters(older_than, min_sources, EVERYTHING)
-            .await?;
+        let all = self.inner.source_clusters(rules, EVERYTHING).await?;
         Ok(self.own(all, |c| &c.user_id, limit))
     }
 
-    async fn consolidate_sources(&self, c: &EpisodicConsolidation) -> GraphResult<()> {
+    async fn consolidate_sources(&self, c: &EpisodicConsolidation) -> GraphResult<usize> {
         self.inner.consolidate_sources(c).await
     }
 
@@ -472,6 +468,20 @@ impl ReadStore for ScopedGraph {
         limit: usize,
     ) -> GraphResult<Vec<Neighbour>> {
         self.inner.neighbours(scope, target, seeds, limit).await
+    }
+
+    async fn search_notes(
+        &self,
+        scope: &SearchScope,
+        terms: &[String],
+        at: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<NoteHit>> {
+        self.inner.search_notes(scope, terms, at, limit).await
+    }
+
+    async fn passages(&self, source_keys: &[String]) -> GraphResult<Vec<SourcePassage>> {
+        self.inner.passages(source_keys).await
     }
 
     async fn source_metas(&self, keys: &[String]) -> GraphResult<Vec<SourceMeta>> {

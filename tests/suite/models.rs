@@ -82,7 +82,7 @@ fn good(seen: &Seen) -> (u16, Value) {
 }
 
 #[tokio::test]
-async fn processing_makes_one_structured_call_and_embeds_the_summary() {
+async fn processing_makes_one_structured_call_and_embeds_summary_and_passages() {
     let standin = StandIn::start(|seen, _| good(seen)).await;
     let dir = tempfile::tempdir().unwrap();
     let svc = services(dir.path(), &standin.base_url, &["processing", "embeddings"]).await;
@@ -153,8 +153,11 @@ async fn processing_makes_one_structured_call_and_embeds_the_summary() {
     );
     assert_eq!(
         embed.body["input"],
-        json!([facts()["summary"]]),
-        "the summary is embedded"
+        json!([
+            facts()["summary"],
+            "Alex Johnson: Let's start.\nSarah Chen: Acme signed the pilot."
+        ]),
+        "the summary and the content's passages are embedded, in one call"
     );
 }
 

@@ -1,10 +1,11 @@
 //! `process-source` (Phase 1): type-specific cleanup, then summary + keywords + tags in
-//! one structured model call, an embedding of the summary, the in-place update, and the
-//! owner's extraction (plus any extraction a participant asked for meanwhile).
+//! one structured model call, embeddings of the summary and of the content's passages
+//! (one call), the in-place update, and the owner's extraction (plus any extraction a
+//! participant asked for meanwhile).
 
-use cosmo_shared::cleanup;
+use cosmo_shared::cleanup::{self, passages};
 use cosmo_shared::domain::raw::RawContent;
-use cosmo_shared::domain::{ExtractionStatus, ProcessedContent, ProcessingStatus, Source};
+use cosmo_shared::domain::{ExtractionStatus, Passage, ProcessedContent, ProcessingStatus, Source};
 use cosmo_shared::pipeline;
 use cosmo_shared::queue::payloads::ProcessSource;
 use cosmo_shared::services::Services;
@@ -79,27 +80,44 @@ async fn process(svc: &Services, source: &Source) -> JobResult<ProcessedContent>
     if facts.summary.trim().is_empty() {
         return Err(JobError::retry("the model returned an empty summary"));
     }
-    let mut embedding = meter
-        .record(
-            svc.models
-                .embedder
-                .embed(std::slice::from_ref(&facts.summary))
-                .await?,
-        )
-        .await?;
-    let embedding = embedding.pop().unwrap_or_default();
+    let summary = facts.summary.trim().to_owned();
+    // The summary and every passage in one embedding call.
+    let passages = passages::split(&content);
+    let texts: Vec<String> = std::iter::once(summary.clone())
+        .chain(passages.iter().cloned())
+        .collect();
+    let mut vectors = meter
+        .record(svc.models.embedder.embed(&texts).await?)
+        .await?
+        .into_iter();
     let expected = svc.config.models.embedding_dimensions;
-    if embedding.len() != expected {
-        return Err(JobError::permanent(format!(
-            "embedding has {} dimensions, models.embedding_dimensions is {expected}",
-            embedding.len()
-        )));
-    }
+    let mut next = || {
+        let v = vectors.next().unwrap_or_default();
+        if v.len() == expected {
+            Ok(v)
+        } else {
+            Err(JobError::permanent(format!(
+                "embedding has {} dimensions, models.embedding_dimensions is {expected}",
+                v.len()
+            )))
+        }
+    };
+    let embedding = next()?;
+    let passages = passages
+        .into_iter()
+        .map(|text| {
+            Ok(Passage {
+                embedding: next()?,
+                text,
+            })
+        })
+        .collect::<JobResult<Vec<_>>>()?;
     Ok(ProcessedContent {
         content,
-        summary: facts.summary.trim().to_owned(),
+        summary,
         keywords: facts.keywords.into_iter().take(10).collect(),
         tags: facts.tags.into_iter().take(5).collect(),
         embedding,
+        passages,
     })
 }

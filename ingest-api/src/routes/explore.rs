@@ -42,9 +42,10 @@ pub async fn explore(
 /// Context for a prompt
 ///
 /// The most useful memory for a message within a token budget, rendered as markdown,
-/// XML or JSON: the user's profile and confirmed facts first, then relevant facts,
-/// people and topics, Storylines and episodes. An item that does not fit is left out
-/// whole, and `truncated` says so.
+/// XML or JSON: the user's profile and confirmed facts first, then relevant facts, the
+/// notes that match the message (each with its date and Source), people and topics,
+/// Storylines and episodes. An item that does not fit is left out whole, and
+/// `truncated` says so.
 #[utoipa::path(post, path = "/api/context", tag = "retrieval", request_body = ContextBody,
     responses(
         (status = 200, description = "The rendered context", body = Context),

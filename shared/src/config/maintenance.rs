@@ -104,12 +104,28 @@ pub struct MaintenanceConfig {
     pub macro_min_age_days: i64,
     /// Dirty nodes and relationships consolidated per run.
     pub consolidation_cap: usize,
-    /// Episodic consolidation: Sources older than this…
+    /// Episodic consolidation: Sources that both happened and were received longer ago
+    /// than this (a back-fill of old history is not consolidated the night it arrives)…
     pub episodic_min_age_days: i64,
     /// …with salience below this, or…
     pub episodic_salience_below: f64,
-    /// …at least this many sharing one node.
+    /// …at least this many sharing one node…
     pub episodic_cluster_min_sources: usize,
+    /// …unless that node is a shared anchor: mentioned by more than this share of all
+    /// the user's own Sources…
+    ///
+    /// Like a stopword in a document-frequency cut, a node nearly every Source mentions
+    /// (the other speaker of a conversation history, a diary's spouse, a work log's
+    /// employer) says nothing about what a group of Sources has in common; clustering
+    /// on it would archive the whole history at once. Both counts take every Source of
+    /// the user (archived, pinned and recent ones too), so archiving some of them never
+    /// changes which nodes are anchors. 1 turns the cut off.
+    pub episodic_anchor_share: f64,
+    /// …once the user has at least this many Sources. Below `cluster_min_sources /
+    /// anchor_share` (10 with the defaults) every possible cluster would be over the
+    /// share, so the share says nothing about a small history: its clusters follow
+    /// `episodic_cluster_min_sources` alone.
+    pub episodic_anchor_min_sources: usize,
     /// Clusters / faded Sources consolidated per run.
     pub episodic_limit: usize,
 }
@@ -130,7 +146,61 @@ impl Default for MaintenanceConfig {
             episodic_min_age_days: 7,
             episodic_salience_below: 0.2,
             episodic_cluster_min_sources: 5,
+            episodic_anchor_share: 0.5,
+            episodic_anchor_min_sources: 10,
             episodic_limit: 100,
         }
+    }
+}
+
+impl MaintenanceConfig {
+    pub fn validate(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            self.episodic_min_age_days >= 0,
+            "maintenance.episodic_min_age_days must not be negative"
+        );
+        anyhow::ensure!(
+            self.episodic_cluster_min_sources >= 1,
+            "maintenance.episodic_cluster_min_sources must be at least 1"
+        );
+        anyhow::ensure!(
+            self.episodic_anchor_share > 0.0 && self.episodic_anchor_share <= 1.0,
+            "maintenance.episodic_anchor_share must be in (0, 1]"
+        );
+        anyhow::ensure!(
+            self.episodic_anchor_min_sources >= 1,
+            "maintenance.episodic_anchor_min_sources must be at least 1"
+        );
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MaintenanceConfig;
+
+    #[test]
+    fn episodic_thresholds_are_checked() {
+        assert!(MaintenanceConfig::default().validate().is_ok());
+        let with = |edit: fn(&mut MaintenanceConfig)| {
+            let mut c = MaintenanceConfig::default();
+            edit(&mut c);
+            c.validate()
+        };
+        assert!(
+            with(|c| c.episodic_anchor_share = 1.0).is_ok(),
+            "1 turns the cut off"
+        );
+        for bad in [0.0, -0.5, 1.5, f64::NAN] {
+            let c = MaintenanceConfig {
+                episodic_anchor_share: bad,
+                ..Default::default()
+            };
+            assert!(c.validate().is_err(), "share {bad}");
+        }
+        assert!(with(|c| c.episodic_anchor_min_sources = 0).is_err());
+        assert!(with(|c| c.episodic_cluster_min_sources = 0).is_err());
+        assert!(with(|c| c.episodic_min_age_days = -1).is_err());
+        assert!(with(|c| c.episodic_min_age_days = 0).is_ok());
     }
 }

@@ -241,6 +241,7 @@ impl Config {
         self.graph.validate()?;
         self.lifecycle.validate()?;
         self.scheduler.validate()?;
+        self.maintenance.validate()?;
         self.retrieval.validate()?;
         anyhow::ensure!(
             self.queue.heartbeat_secs > 0,

@@ -10,10 +10,19 @@ pub struct RetrievalConfig {
     pub default_threshold: f64,
     /// Candidates each signal contributes per query, before fusion.
     pub candidates_per_signal: usize,
-    /// Reciprocal rank fusion's constant: `Σ 1 / (k + rank)`.
-    pub rrf_k: f64,
-    /// Final score = `rrf_weight` × normalised RRF + `importance_weight` × importance.
-    pub rrf_weight: f64,
+    /// The weight of each signal in a memory's relevance (fusion: the weighted mean of
+    /// its scores normalised within each signal's list). The defaults are measured with
+    /// `cosmo-bench retrieval` (BENCHMARKS.md): full text is the surest signal with
+    /// every embedder; the vector signal adds most with a neural embedder and little
+    /// with the offline one (and lowering its weight costs the neural one nothing);
+    /// the graph signal mostly repeats the others, so it only breaks ties.
+    pub vector_weight: f64,
+    pub text_weight: f64,
+    pub graph_weight: f64,
+    /// Final score = `(1 − importance_weight) × relevance + importance_weight ×
+    /// importance` (salience; 1 when pinned or confirmed). Small on purpose: retrieval
+    /// raises salience, and a larger weight lets the order of questions change their
+    /// answers (see `retrieval::rank`).
     pub importance_weight: f64,
     /// Best-matching nodes a query's graph signal starts from.
     pub seed_nodes: usize,
@@ -26,9 +35,10 @@ impl Default for RetrievalConfig {
         Self {
             default_threshold: 0.1,
             candidates_per_signal: 50,
-            rrf_k: 60.0,
-            rrf_weight: 0.6,
-            importance_weight: 0.4,
+            vector_weight: 0.3,
+            text_weight: 1.0,
+            graph_weight: 0.1,
+            importance_weight: 0.02,
             seed_nodes: 5,
             context_budget_tokens: 500,
         }
@@ -45,12 +55,16 @@ impl RetrievalConfig {
             (1..=1000).contains(&self.candidates_per_signal),
             "retrieval.candidates_per_signal must be from 1 to 1000"
         );
-        anyhow::ensure!(self.rrf_k > 0.0, "retrieval.rrf_k must be positive");
+        let weights = [self.vector_weight, self.text_weight, self.graph_weight];
         anyhow::ensure!(
-            self.rrf_weight >= 0.0
-                && self.importance_weight >= 0.0
-                && self.rrf_weight + self.importance_weight > 0.0,
-            "retrieval.rrf_weight and retrieval.importance_weight must be non-negative, not both 0"
+            weights.iter().all(|w| w.is_finite() && *w >= 0.0) && weights.iter().sum::<f64>() > 0.0,
+            "retrieval.vector_weight, text_weight and graph_weight must be non-negative, \
+             not all 0"
+        );
+        anyhow::ensure!(
+            (0.0..=0.5).contains(&self.importance_weight),
+            "retrieval.importance_weight must be from 0 to 0.5: importance re-ranks within \
+             relevance, it does not override it"
         );
         anyhow::ensure!(
             self.seed_nodes <= 100,
@@ -61,5 +75,16 @@ impl RetrievalConfig {
             "retrieval.context_budget_tokens must be from 1 to 16000"
         );
         Ok(())
+    }
+}
+
+impl RetrievalConfig {
+    /// The signal weights fusion uses.
+    pub fn weights(&self) -> crate::retrieval::rank::Weights {
+        crate::retrieval::rank::Weights {
+            vector: self.vector_weight,
+            text: self.text_weight,
+            graph: self.graph_weight,
+        }
     }
 }

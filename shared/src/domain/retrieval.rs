@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{MemoryState, SourceType, string_enum};
+use super::{MemoryKind, MemoryState, SourceType, string_enum};
 
 /// The kind of memory a search runs over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -60,6 +60,10 @@ impl SearchScope {
 pub struct Hit {
     pub key: String,
     pub score: f64,
+    /// Vector signal over Sources: the passage that scored best (its ordinal), or `None`
+    /// when the summary did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passage: Option<u32>,
 }
 
 /// A graph-signal candidate: the memory, its weight and the seed nodes it is linked to.
@@ -69,6 +73,48 @@ pub struct Neighbour {
     pub score: f64,
     /// Entity keys of the seed nodes it connects to.
     pub via: Vec<String>,
+}
+
+/// A note on one of the user's nodes or relationships that matched a note search
+/// ([`crate::graph::ReadStore::search_notes`]): an extraction's note (with the Source
+/// it was taken from) or a consolidation insight (with the Sources it was derived from).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NoteHit {
+    pub note_id: String,
+    pub text: String,
+    /// [`MemoryKind::Node`] or [`MemoryKind::Relationship`].
+    pub owner_kind: MemoryKind,
+    /// The node's entity key or the relationship's `rel_key`.
+    pub owner_key: String,
+    /// The node's display name; for a relationship `From —type→ To`
+    /// ([`relationship_label`]).
+    pub owner: String,
+    /// The entity keys of the nodes the note is about: the node, or the relationship's
+    /// two ends (from, to).
+    pub about: Vec<String>,
+    /// The Source the note was taken from; `None` for a consolidation insight.
+    pub source_id: Option<String>,
+    pub date_added: DateTime<Utc>,
+    /// The extracting user, or `cosmo` for a consolidation insight.
+    pub added_by: String,
+    /// Full-text relevance, higher is better; comparable only within one result list
+    /// of one backend.
+    pub score: f64,
+    /// An insight's provenance: the keys of the Sources it was derived from (its
+    /// `derived_from` links), sorted; empty for an extraction's note.
+    pub derived_from: Vec<String>,
+}
+
+impl NoteHit {
+    /// A consolidation insight rather than a note an extraction took from one Source.
+    pub fn is_insight(&self) -> bool {
+        self.source_id.is_none()
+    }
+}
+
+/// How a relationship is named where a note on it is shown: `From —type→ To`.
+pub fn relationship_label(from: &str, relationship_type: &str, to: &str) -> String {
+    format!("{from} —{relationship_type}→ {to}")
 }
 
 /// What a Storyline or an entity lists of its Sources (seed 001 granularity 2: summary,

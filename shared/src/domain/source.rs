@@ -75,7 +75,28 @@ pub struct ProcessedContent {
     pub summary: String,
     pub keywords: Vec<String>,
     pub tags: Vec<String>,
+    /// The summary's embedding.
     pub embedding: Vec<f32>,
+    /// The content's passages with their embeddings, in order (`crate::cleanup::passages`);
+    /// they replace whatever passages the Source had.
+    #[serde(default)]
+    pub passages: Vec<Passage>,
+}
+
+/// A piece of a Source's content, embedded for retrieval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Passage {
+    pub text: String,
+    pub embedding: Vec<f32>,
+}
+
+/// A stored passage, as retrieval shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourcePassage {
+    pub source_key: String,
+    /// Its place in the Source's content, from 0.
+    pub ordinal: u32,
+    pub text: String,
 }
 
 /// A Source as stored.

@@ -12,8 +12,8 @@ use chrono::{DateTime, Utc};
 use super::GraphResult;
 use crate::domain::{
     Erasure, Fact, FactExplanation, FactFilter, FactWrite, Hit, LifecycleChange, MemoryKind,
-    MemoryLifecycle, Neighbour, NewFact, Relationship, SearchScope, SourceMeta, Storyline, Target,
-    Weakness,
+    MemoryLifecycle, Neighbour, NewFact, NoteHit, Relationship, SearchScope, SourceMeta,
+    SourcePassage, Storyline, Target, Weakness,
 };
 
 /// Decides one memory's new lifecycle (and event) from its current one, inside the
@@ -27,7 +27,8 @@ pub trait ReadStore: Send + Sync {
 
     /// The `limit` memories of `target` in scope most similar to `embedding` (cosine,
     /// best first). Memories without an embedding, or with one of another length, are
-    /// not candidates.
+    /// not candidates. A Source scores the best of its summary's and its passages'
+    /// cosines, and its hit names the passage that scored it (`None`: the summary).
     async fn vector_search(
         &self,
         scope: &SearchScope,
@@ -60,7 +61,33 @@ pub trait ReadStore: Send + Sync {
         limit: usize,
     ) -> GraphResult<Vec<Neighbour>>;
 
+    /// The `limit` notes of `scope.user_id` (on their nodes and relationships, never
+    /// another user's) whose text matches any of `terms` (plain words, already
+    /// normalised; never query syntax), most relevant first (ties: owner key, note id).
+    ///
+    /// * Owners: notes of an archived node or relationship only when
+    ///   `scope.include_archived`; `since`/`until` apply to the note's `date_added`.
+    /// * Expired notes (`expires_at` at or before `at`) are not found, although they
+    ///   are stored until `cleanup-notes` deletes them: what search returns does not
+    ///   depend on when cleanup last ran.
+    /// * A consolidation insight carries the keys of the Sources it was derived from.
+    ///
+    /// Scores are each backend's own full-text relevance: SQLite's FTS5 bm25 of the
+    /// note; Neo4j's Lucene score of the owner (its notes indexed together), the notes
+    /// of one owner ordered by the share of the terms each holds.
+    async fn search_notes(
+        &self,
+        scope: &SearchScope,
+        terms: &[String],
+        at: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<NoteHit>>;
+
     // ---- views ----
+
+    /// The passages of these Sources (unknown keys are skipped), by Source in the given
+    /// order, each Source's in content order.
+    async fn passages(&self, source_keys: &[String]) -> GraphResult<Vec<SourcePassage>>;
 
     /// The metadata of these Sources (unknown keys are skipped), in the given order.
     async fn source_metas(&self, keys: &[String]) -> GraphResult<Vec<SourceMeta>>;

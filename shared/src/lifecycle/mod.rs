@@ -100,7 +100,7 @@ pub enum Reason {
     Decayed,
     /// An `ephemeral` memory reached its hard deadline.
     TtlExpired,
-    /// Retrieved for the first time, or again after archival.
+    /// Retrieved for the first time.
     Accessed,
     /// Retrieved often enough to become core.
     FrequentlyAccessed,
@@ -115,7 +115,7 @@ pub struct Transition {
 }
 
 /// The state machine: `candidate → active → core`, any of them `→ archived`, and
-/// `archived → active` on re-access.
+/// `archived → active` when a user restores the memory ([`control`]).
 pub fn is_valid_transition(from: MemoryState, to: MemoryState) -> bool {
     use MemoryState::*;
     matches!(
@@ -229,8 +229,14 @@ pub fn decay(
 
 /// The access update of SPEC §4.2, applied when a memory is returned by retrieval:
 /// counts, salience boost, the spacing effect on the decay gradient, and
-/// `candidate → active`, `→ core` at 10 accesses, `archived → active`. A pinned
-/// memory's state does not change.
+/// `candidate → active`, `→ core` at 10 accesses. A pinned memory's state does not
+/// change.
+///
+/// Nor does an archived one's: reading archived memories (`include_archived`) does not
+/// restore them; only the user's `restore` ([`control`]) does. Otherwise one
+/// look at an archived history would undo every archival it returns. The read is still
+/// a recall, so the counts, `last_accessed_at`, the salience boost and the spacing
+/// effect are kept: they are what the memory's decay continues from once restored.
 pub fn on_access(l: &Lifecycle, now: DateTime<Utc>, p: &LifecycleParams) -> Decayed {
     let mut next = l.clone();
     if let Some(previous) = l.last_accessed_at {
@@ -248,7 +254,6 @@ pub fn on_access(l: &Lifecycle, now: DateTime<Utc>, p: &LifecycleParams) -> Deca
     next.salience = (l.salience + p.access_boost).min(1.0);
     next.updated_at = now;
     let to = match l.state {
-        MemoryState::Archived => Some((MemoryState::Active, Reason::Accessed)),
         MemoryState::Candidate => Some((MemoryState::Active, Reason::Accessed)),
         MemoryState::Active if next.access_count >= p.core_after_accesses => {
             Some((MemoryState::Core, Reason::FrequentlyAccessed))

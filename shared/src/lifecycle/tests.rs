@@ -166,7 +166,7 @@ fn ttl_policies_take_precedence() {
 }
 
 #[test]
-fn access_moves_memories_up_and_back_from_archive() {
+fn access_moves_memories_up_but_never_out_of_the_archive() {
     let p = LifecycleParams::default();
     let mut l = memory(MemoryState::Candidate, 0.6, 0, 1.0);
     let mut now = t0();
@@ -192,9 +192,21 @@ fn access_moves_memories_up_and_back_from_archive() {
         l.decay_gradient
     );
     l.state = MemoryState::Archived;
+    l.salience = 0.005;
+    let read = on_access(&l, now + Duration::days(30), &p);
     assert_eq!(
-        on_access(&l, now, &p).transition.map(|t| t.to),
-        Some(MemoryState::Active)
+        (read.lifecycle.state, read.transition),
+        (MemoryState::Archived, None),
+        "reading an archived memory does not restore it"
+    );
+    assert_eq!(
+        read.lifecycle.access_count, 11,
+        "but it was recalled: counted…"
+    );
+    assert!(
+        (read.lifecycle.salience - 0.08).abs() < 1e-12,
+        "…and boosted: {}",
+        read.lifecycle.salience
     );
 }
 
@@ -364,6 +376,15 @@ proptest! {
         l.pinned = false;
         let x = decay(&l, c, t0() + Duration::days(d), &LifecycleParams::default());
         prop_assert!(x.is_none_or(|x| x.lifecycle.salience == 1.0 && x.transition.is_none()));
+    }
+
+    #[test]
+    fn access_never_restores_an_archived_memory(mut l in any_memory(), d in 0i64..5000) {
+        l.state = MemoryState::Archived;
+        let a = on_access(&l, t0() + Duration::days(d), &LifecycleParams::default());
+        prop_assert_eq!(a.lifecycle.state, MemoryState::Archived);
+        prop_assert!(a.transition.is_none());
+        prop_assert_eq!(a.lifecycle.access_count, l.access_count + 1);
     }
 
     #[test]

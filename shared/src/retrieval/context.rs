@@ -1,16 +1,19 @@
 //! `POST /api/context` (seeds 000, 003, 004): the most useful memory for a message,
 //! within a token budget, as markdown, XML or JSON. The owner's profile and confirmed
-//! facts come first, then the facts, semantic nodes, Storylines and episodes (Sources)
-//! most relevant to the message, ranked as explore ranks them. An item that does not fit
-//! is left out whole (never cut mid-sentence) and `truncated` says so; smaller items
-//! after it may still fit.
+//! facts come first, then the facts most relevant to the message, the notes and
+//! relationship notes that match it (each with its date and where it came from: the
+//! Source it was taken from, or episodic consolidation), and the semantic nodes,
+//! Storylines and episodes (Sources) most relevant to it, ranked as explore ranks them.
+//! An item that does not fit is left out whole (never cut mid-sentence) and `truncated`
+//! says so; smaller items after it may still fit.
 
 use serde::Serialize;
 use serde_json::json;
 
+use super::notes::{RankedNote, node_relevance, rank_notes_among};
 use super::{Loaded, RetrievalResult, embed_queries, extract_for_participant, rank_target};
 use crate::domain::input::read::{ContextFormat, ContextInput};
-use crate::domain::{FactFilter, MemoryKind, SearchScope, Target};
+use crate::domain::{FactFilter, MemoryKind, NoteHit, SearchScope, Target};
 use crate::llm::estimate_tokens;
 use crate::services::Services;
 
@@ -21,6 +24,9 @@ const PER_KIND: usize = 8;
 pub struct UsedMemory {
     pub kind: MemoryKind,
     pub key: String,
+    /// A note used on its own: the note on this node or relationship.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
@@ -124,6 +130,7 @@ pub async fn build(
             memory: Some(UsedMemory {
                 kind: MemoryKind::Fact,
                 key: f.fact_id.clone(),
+                note_id: None,
             }),
         });
     }
@@ -140,13 +147,43 @@ pub async fn build(
     )
     .await?;
     let mut shown_sources = Vec::new();
+    // Nodes are ranked once: for their own items and for ranking the notes.
+    let nodes = rank_target(svc, &scope, Target::Node, &queries, PER_KIND).await?;
+    let notes = distinct_notes(
+        rank_notes_among(
+            svc,
+            &scope,
+            &[input.message.as_str()],
+            &node_relevance(&nodes),
+            2 * PER_KIND,
+        )
+        .await?,
+    );
+    let mut nodes = Some(nodes);
     for (target, section) in [
         (Target::Fact, Section::Facts),
         (Target::Node, Section::Entities),
         (Target::Storyline, Section::Storylines),
         (Target::Source, Section::Episodes),
     ] {
-        for (_, _, item) in rank_target(svc, &scope, target, &queries, PER_KIND).await? {
+        let found = if target == Target::Node {
+            // The notes that match the message come after the relevant facts.
+            for n in &notes {
+                items.push(Item {
+                    section: Section::Facts,
+                    text: note_line(&n.note),
+                    memory: Some(UsedMemory {
+                        kind: n.note.owner_kind,
+                        key: n.note.owner_key.clone(),
+                        note_id: Some(n.note.note_id.clone()),
+                    }),
+                });
+            }
+            nodes.take().unwrap_or_default()
+        } else {
+            rank_target(svc, &scope, target, &queries, PER_KIND).await?
+        };
+        for (_, _, item) in found {
             let (kind, key, text) = match item {
                 Loaded::Fact(f) if f.confirmed => continue,
                 Loaded::Fact(f) => (MemoryKind::Fact, f.fact_id, f.text),
@@ -188,7 +225,11 @@ pub async fn build(
             items.push(Item {
                 section,
                 text,
-                memory: Some(UsedMemory { kind, key }),
+                memory: Some(UsedMemory {
+                    kind,
+                    key,
+                    note_id: None,
+                }),
             });
         }
     }
@@ -206,13 +247,15 @@ pub async fn build(
     let context = render(input.format, &kept);
     let memories: Vec<UsedMemory> = kept.iter().filter_map(|i| i.memory.clone()).collect();
 
-    // What was used counts as recalled.
-    for (kind, keys) in super::by_kind(
+    // What was used counts as recalled: a note as its node or relationship, once.
+    for (kind, mut keys) in super::by_kind(
         &memories
             .iter()
             .map(|m| (m.kind, m.key.clone()))
             .collect::<Vec<_>>(),
     ) {
+        keys.sort_unstable();
+        keys.dedup();
         super::record_access(svc, kind, &keys).await?;
     }
     let used_sources: Vec<&crate::domain::Source> = shown_sources
@@ -230,6 +273,35 @@ pub async fn build(
         budget_tokens: budget,
         truncated,
     })
+}
+
+/// The best `PER_KIND` notes, one per text and origin: a sentence noted on each node it
+/// names (and on the relationship between them) is shown once, where it ranks best.
+fn distinct_notes(ranked: Vec<RankedNote>) -> Vec<RankedNote> {
+    let mut seen = std::collections::HashSet::new();
+    ranked
+        .into_iter()
+        .filter(|n| seen.insert((n.note.text.trim().to_lowercase(), n.note.source_id.clone())))
+        .take(PER_KIND)
+        .collect()
+}
+
+/// A note as context shows it: its date, what it is about (unless the text names it),
+/// where it came from (the Source it was taken from, or consolidation), and its text.
+/// `2026-03-02 · from <source key>: Sarah Chen wants the hiring plan done by March.`
+fn note_line(n: &NoteHit) -> String {
+    let mut line = n.date_added.format("%Y-%m-%d").to_string();
+    if !n.owner.is_empty() && !n.text.to_lowercase().contains(&n.owner.to_lowercase()) {
+        line.push_str(" · ");
+        line.push_str(&n.owner);
+    }
+    match (&n.source_id, n.derived_from.len()) {
+        (Some(source), _) => line.push_str(&format!(" · from {source}")),
+        (None, 0) => line.push_str(" · consolidated"),
+        (None, 1) => line.push_str(" · consolidated from 1 Source"),
+        (None, k) => line.push_str(&format!(" · consolidated from {k} Sources")),
+    }
+    format!("{line}: {}", n.text)
 }
 
 fn sections<'a>(items: &'a [&'a Item]) -> Vec<(Section, Vec<&'a str>)> {
@@ -306,6 +378,50 @@ mod tests {
             text: text.into(),
             memory: None,
         }
+    }
+
+    fn note(text: &str, owner: &str, source: Option<&str>, derived: usize) -> NoteHit {
+        NoteHit {
+            note_id: "n1".into(),
+            text: text.into(),
+            owner_kind: MemoryKind::Node,
+            owner_key: "k".into(),
+            owner: owner.into(),
+            about: vec!["k".into()],
+            source_id: source.map(Into::into),
+            date_added: chrono::DateTime::parse_from_rfc3339("2026-11-02T10:00:00Z")
+                .unwrap()
+                .into(),
+            added_by: "alex".into(),
+            score: 1.0,
+            derived_from: (0..derived).map(|i| format!("s{i}")).collect(),
+        }
+    }
+
+    #[test]
+    fn a_note_line_has_its_date_subject_and_origin() {
+        let wants = "Sarah Chen wants the hiring plan done by March.";
+        assert_eq!(
+            note_line(&note(wants, "Sarah Chen", Some("src-1"), 0)),
+            format!("2026-11-02 · from src-1: {wants}")
+        );
+        assert_eq!(
+            note_line(&note(
+                "Runs the hiring plan.",
+                "Sarah Chen",
+                Some("src-1"),
+                0
+            )),
+            "2026-11-02 · Sarah Chen · from src-1: Runs the hiring plan."
+        );
+        assert_eq!(
+            note_line(&note("Sarah plans zorblax.", "Sarah Chen", None, 3)),
+            "2026-11-02 · Sarah Chen · consolidated from 3 Sources: Sarah plans zorblax."
+        );
+        assert_eq!(
+            note_line(&note("Likes tea.", "Sarah Chen", None, 0)),
+            "2026-11-02 · Sarah Chen · consolidated: Likes tea."
+        );
     }
 
     #[test]

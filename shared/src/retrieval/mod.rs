@@ -24,10 +24,12 @@ use crate::llm::LlmError;
 use crate::services::Services;
 
 pub mod context;
+mod evidence;
+pub(crate) mod notes;
 pub mod rank;
 pub mod terms;
 
-use rank::{Fused, Importance, Signal, SignalHit, SignalList};
+use rank::{Candidate, Fused, Signal, SignalHit, SignalList};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RetrievalError {
@@ -46,10 +48,10 @@ pub type RetrievalResult<T> = Result<T, RetrievalError>;
 pub struct Why {
     /// Every signal list it appeared in.
     pub signals: Vec<SignalHit>,
-    /// Reciprocal rank fusion over those, and normalised by the best attainable.
-    pub rrf: f64,
-    pub rrf_normalised: f64,
-    pub importance: Importance,
+    /// Weighted mean of its normalised signal scores over the queries, 0–1.
+    pub relevance: f64,
+    /// Its salience before this call (1 when pinned or confirmed), 0–1.
+    pub importance: f64,
 }
 
 /// One ranked memory.
@@ -69,6 +71,10 @@ pub struct Exploration {
     pub sources: Option<Vec<Ranked<SourceView>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<Vec<Ranked<NodeView>>>,
+    /// Granularity 1: the notes on nodes and relationships that match the queries,
+    /// consolidation insights among them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<Vec<NoteView>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub storylines: Option<Vec<Ranked<StorylineView>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -90,8 +96,43 @@ pub struct SourceView {
     pub tags: Vec<String>,
     pub state: String,
     pub salience: f64,
+    /// The passage of the content that best matches the queries: the evidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passage: Option<PassageView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+}
+
+/// A note on a node or relationship (granularity 1).
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct NoteView {
+    /// Best first: 1 and more for notes on the nodes explore returns, then by how well
+    /// the note's words and its node match.
+    pub score: f64,
+    pub note_id: String,
+    pub text: String,
+    /// `node` or `relationship`.
+    pub owner_kind: MemoryKind,
+    /// The node's entity key or the relationship's key.
+    pub owner_key: String,
+    /// The node's name, or `From —type→ To`.
+    pub owner: String,
+    pub date_added: DateTime<Utc>,
+    /// The Source the note was taken from; absent for a consolidation insight.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_id: Option<String>,
+    /// A consolidation insight: the Sources it was consolidated from, archived ones
+    /// too, so what they held stays reachable.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub derived_from: Vec<SourceMeta>,
+}
+
+/// A passage of a Source's content.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct PassageView {
+    /// Its place in the content, from 0.
+    pub ordinal: u32,
+    pub text: String,
 }
 
 /// A semantic node with its relationships (granularity 1).
@@ -305,19 +346,16 @@ pub(crate) async fn rank_target(
     let n = cfg.candidates_per_signal.max(limit);
     let g = &svc.graph;
     let mut lists = Vec::new();
-    // Cosine of each candidate to each query, for relevance.
-    let mut cosine: HashMap<String, f64> = HashMap::new();
     for (qi, q) in queries.iter().enumerate() {
-        let vector: Vec<(String, f64, Vec<String>)> = g
+        let vector: Vec<Candidate> = g
             .vector_search(scope, target, &q.embedding, n)
             .await?
             .into_iter()
-            .inspect(|h| {
-                let c = cosine.entry(h.key.clone()).or_insert(h.score);
-                *c = c.max(h.score);
-            })
             .filter(|h| h.score >= q.threshold)
-            .map(|h| (h.key, h.score, vec![]))
+            .map(|h| Candidate {
+                passage: h.passage,
+                ..Candidate::new(h.key, h.score)
+            })
             .collect();
         let text = if q.terms.is_empty() {
             Vec::new()
@@ -333,47 +371,69 @@ pub(crate) async fn rank_target(
         lists.push(SignalList {
             signal: Signal::Vector,
             query: qi,
+            exhaustive: vector.len() < n,
             hits: vector,
         });
         lists.push(SignalList {
             signal: Signal::Text,
             query: qi,
-            hits: text.into_iter().map(|h| (h.key, h.score, vec![])).collect(),
+            exhaustive: text.len() < n,
+            hits: text
+                .into_iter()
+                .map(|h| Candidate::new(h.key, h.score))
+                .collect(),
         });
         lists.push(SignalList {
             signal: Signal::Graph,
             query: qi,
-            hits: graph.into_iter().map(|h| (h.key, h.score, h.via)).collect(),
+            exhaustive: graph.len() < n,
+            hits: graph
+                .into_iter()
+                .map(|h| Candidate {
+                    via: h.via,
+                    ..Candidate::new(h.key, h.score)
+                })
+                .collect(),
         });
     }
-    let (fused, max_rrf) = rank::fuse(&lists, cfg.rrf_k);
-    let now = svc.clock.now();
-    let semantic = target != Target::Source;
-    let mut ranked = Vec::new();
-    for Fused { key, rrf, hits } in fused {
+    let fused = rank::fuse(&lists, queries.len(), &cfg.weights());
+    let mut ranked: Vec<(f64, Why, Loaded)> = Vec::new();
+    // The `limit`-th best final score so far: a candidate whose relevance cannot reach
+    // it even at full importance is not loaded (candidates come by relevance).
+    let mut bar = f64::NEG_INFINITY;
+    for Fused {
+        key,
+        relevance,
+        hits,
+    } in fused
+    {
+        if rank::final_score(relevance, 1.0, cfg.importance_weight) < bar {
+            break;
+        }
         let Some(item) = load(svc, target, &key).await? else {
             continue; // erased since the search
         };
         if !item.visible_to(scope) {
             continue;
         }
-        let importance = rank::importance(
-            item.lifecycle(),
-            now,
-            cosine.get(&key).copied(),
-            semantic,
-            item.user_marked(),
-        );
-        let score = rank::final_score(rrf, max_rrf, importance.score, cfg);
+        let importance = rank::importance(item.lifecycle(), item.user_marked());
+        let score = rank::final_score(relevance, importance, cfg.importance_weight);
         let why = Why {
             signals: hits,
-            rrf,
-            rrf_normalised: if max_rrf > 0.0 { rrf / max_rrf } else { 0.0 },
+            relevance,
             importance,
         };
         ranked.push((score, why, item));
+        if limit > 0 && ranked.len() >= limit {
+            let mut scores: Vec<f64> = ranked.iter().map(|r| r.0).collect();
+            scores.sort_by(|a, b| b.total_cmp(a));
+            bar = scores[limit - 1];
+        }
     }
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    ranked.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then_with(|| key_of(&a.2).cmp(&key_of(&b.2)))
+    });
     ranked.truncate(limit);
     Ok(ranked)
 }
@@ -385,17 +445,19 @@ async fn seed_nodes(
     scope: &SearchScope,
     q: &Query,
     target: Target,
-    vector: &[(String, f64, Vec<String>)],
+    vector: &[Candidate],
     text: &[crate::domain::Hit],
 ) -> RetrievalResult<Vec<String>> {
     let k = svc.config.retrieval.seed_nodes;
     if k == 0 {
         return Ok(Vec::new());
     }
-    let (vector, text): (Vec<String>, Vec<String>) = if target == Target::Node {
+    let (vector, text): (Vec<Candidate>, Vec<Candidate>) = if target == Target::Node {
         (
-            vector.iter().map(|h| h.0.clone()).collect(),
-            text.iter().map(|h| h.key.clone()).collect(),
+            vector.to_vec(),
+            text.iter()
+                .map(|h| Candidate::new(h.key.clone(), h.score))
+                .collect(),
         )
     } else {
         let g = &svc.graph;
@@ -404,7 +466,7 @@ async fn seed_nodes(
             .await?
             .into_iter()
             .filter(|h| h.score >= q.threshold)
-            .map(|h| h.key)
+            .map(|h| Candidate::new(h.key, h.score))
             .collect();
         let t = if q.terms.is_empty() {
             Vec::new()
@@ -412,19 +474,21 @@ async fn seed_nodes(
             g.text_search(scope, Target::Node, &q.terms, k)
                 .await?
                 .into_iter()
-                .map(|h| h.key)
+                .map(|h| Candidate::new(h.key, h.score))
                 .collect()
         };
         (v, t)
     };
-    let as_list = |signal, keys: Vec<String>| SignalList {
+    let as_list = |signal, hits: Vec<Candidate>| SignalList {
         signal,
         query: 0,
-        hits: keys.into_iter().map(|k| (k, 0.0, vec![])).collect(),
+        exhaustive: hits.len() < k,
+        hits,
     };
-    let (fused, _) = rank::fuse(
+    let fused = rank::fuse(
         &[as_list(Signal::Vector, vector), as_list(Signal::Text, text)],
-        svc.config.retrieval.rrf_k,
+        1,
+        &svc.config.retrieval.weights(),
     );
     Ok(fused.into_iter().take(k).map(|f| f.key).collect())
 }
@@ -509,6 +573,7 @@ pub async fn explore(
         granularity: input.granularity as u8,
         sources: None,
         nodes: None,
+        notes: None,
         storylines: None,
         macros: None,
     };
@@ -524,6 +589,14 @@ pub async fn explore(
                 })
                 .collect();
             extract_for_participant(svc, &input.user_id, &shown, request_id).await;
+            let found: Vec<(&str, &[SignalHit])> = sources
+                .iter()
+                .map(|(_, why, l)| match l {
+                    Loaded::Source(s) => (s.entity_key.as_str(), why.signals.as_slice()),
+                    _ => ("", &[][..]),
+                })
+                .collect();
+            let mut passages = evidence::passages_of(svc, &found, &queries).await?;
             let source_access = access_of(svc, MemoryKind::Source, &sources).await?;
             let node_access = access_of(svc, MemoryKind::Node, &nodes).await?;
             let mut views = Vec::new();
@@ -537,6 +610,7 @@ pub async fn explore(
                             state: l.state.to_string(),
                             salience: l.salience,
                             event_time: s.event_time(),
+                            passage: passages.remove(&s.entity_key),
                             content: input.include_content.then(|| s.content.clone()),
                             entity_key: s.entity_key,
                             user_id: s.user_id,
@@ -549,6 +623,7 @@ pub async fn explore(
                     });
                 }
             }
+            let node_relevance = notes::node_relevance(&nodes);
             let mut node_views = Vec::new();
             for (score, why, item) in nodes {
                 if let Loaded::Node(n) = item {
@@ -579,6 +654,7 @@ pub async fn explore(
             }
             out.sources = Some(views);
             out.nodes = Some(node_views);
+            out.notes = Some(explored_notes(svc, &scope, input, &node_relevance).await?);
         }
         Granularity::Meso => {
             let ranked = rank_target(svc, &scope, Target::Storyline, &queries, input.limit).await?;
@@ -620,6 +696,56 @@ pub async fn explore(
         }
     }
     Ok(out)
+}
+
+/// The notes matching the queries, with each insight's Sources.
+async fn explored_notes(
+    svc: &Services,
+    scope: &SearchScope,
+    input: &ExploreInput,
+    node_relevance: &HashMap<String, f64>,
+) -> RetrievalResult<Vec<NoteView>> {
+    let texts: Vec<&str> = input.queries.iter().map(|q| q.query.as_str()).collect();
+    // A sentence noted from several Sources (or on several nodes) is shown once, where
+    // it ranks best.
+    let mut seen = std::collections::HashSet::new();
+    let ranked: Vec<notes::RankedNote> =
+        notes::rank_notes_among(svc, scope, &texts, node_relevance, input.limit * 4)
+            .await?
+            .into_iter()
+            .filter(|r| seen.insert(r.note.text.trim().to_lowercase()))
+            .take(input.limit)
+            .collect();
+    let derived: Vec<String> = ranked
+        .iter()
+        .flat_map(|r| r.note.derived_from.iter().cloned())
+        .collect();
+    let metas = if derived.is_empty() {
+        Vec::new()
+    } else {
+        svc.graph.source_metas(&derived).await?
+    };
+    Ok(ranked
+        .into_iter()
+        .map(|r| {
+            let n = r.note;
+            NoteView {
+                score: r.score,
+                derived_from: metas
+                    .iter()
+                    .filter(|m| n.derived_from.contains(&m.entity_key))
+                    .cloned()
+                    .collect(),
+                note_id: n.note_id,
+                text: n.text,
+                owner_kind: n.owner_kind,
+                owner_key: n.owner_key,
+                owner: n.owner,
+                date_added: n.date_added,
+                source_id: n.source_id,
+            }
+        })
+        .collect())
 }
 
 async fn access_of(

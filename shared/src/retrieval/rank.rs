@@ -1,25 +1,101 @@
-//! Fusion and re-ranking, as pure functions (seed 000 "Hybrid Retrieval Algorithm" and
-//! "Importance Scoring Algorithm"): reciprocal rank fusion over every signal list, then
-//! `rrf_weight × normalised RRF + importance_weight × importance`.
+//! Fusion and re-ranking, as pure functions.
+//!
+//! **Fusion is score-aware.** Each signal list (one signal, one query) is normalised to
+//! [0, 1] by its own scores: `(score − floor) / (best − floor)`, where the floor is what
+//! a memory the list does not show could score — the list's last score when the list
+//! may have been cut (it holds as many hits as were asked for), the signal's "no match"
+//! score (0) when it lists every match (full text, graph links). So a list whose hits
+//! all score alike (every Source mentions the user's partner) adds nothing, a list of a
+//! few matches lifts exactly those, and a memory missing from a list counts as that
+//! list's weakest candidate, never below. A memory's relevance is the weighted mean of
+//! its normalised scores (`retrieval.{vector,text,graph}_weight`), averaged over the
+//! queries. Reciprocal rank fusion was measured worse: it ignores how far apart the
+//! scores are, and with `k = 60` a memory ranked first by one signal but missing from
+//! the others lost to memories found weakly by all.
+//!
+//! **Importance re-ranks within relevance.** The final score is
+//! `(1 − w) × relevance + w × importance` with `w = retrieval.importance_weight` (0.02)
+//! and importance = salience, or 1 for what the user pinned or confirmed. Retrieving a
+//! memory raises its salience (seed 001), so importance must stay small to keep the
+//! order of questions from deciding their answers: relevance near-ties are common
+//! (many chats share most of their words), and with `w` = 0.05–0.1 asking the same 40
+//! questions in reverse order changed the top 10 of a quarter of them. At 0.02 it
+//! orders near-equals — a pinned or fresh memory before a faded one — and never lets a
+//! popular memory beat a clearly more relevant one.
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::config::RetrievalConfig;
-use crate::domain::{Lifecycle, MemoryState};
+use crate::domain::Lifecycle;
 
 /// Which signal found a candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Signal {
-    /// Embedding similarity (cosine).
+    /// Embedding similarity (cosine) to a Source's summary or passages, or a memory's
+    /// description.
     Vector,
     /// Full-text match.
     Text,
     /// Linked to the query's best-matching nodes.
     Graph,
+}
+
+/// The weight of each signal in a memory's relevance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    pub vector: f64,
+    pub text: f64,
+    pub graph: f64,
+}
+
+impl Weights {
+    fn of(&self, signal: Signal) -> f64 {
+        match signal {
+            Signal::Vector => self.vector,
+            Signal::Text => self.text,
+            Signal::Graph => self.graph,
+        }
+    }
+
+    fn total(&self) -> f64 {
+        self.vector + self.text + self.graph
+    }
+}
+
+/// One candidate in a signal list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub key: String,
+    /// The signal's own score (cosine, text relevance, link weight).
+    pub score: f64,
+    /// Graph signal: the seed nodes it is linked to.
+    pub via: Vec<String>,
+    /// Vector signal over Sources: the passage that scored it.
+    pub passage: Option<u32>,
+}
+
+impl Candidate {
+    pub fn new(key: impl Into<String>, score: f64) -> Self {
+        Self {
+            key: key.into(),
+            score,
+            via: Vec::new(),
+            passage: None,
+        }
+    }
+}
+
+/// A ranked list from one signal for one query, best first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SignalList {
+    pub signal: Signal,
+    pub query: usize,
+    pub hits: Vec<Candidate>,
+    /// Whether the list holds every match (full text, graph links that came back
+    /// fewer than asked for), rather than the best of more.
+    pub exhaustive: bool,
 }
 
 /// One signal's verdict on one candidate, for the explanation.
@@ -32,178 +108,229 @@ pub struct SignalHit {
     pub rank: usize,
     /// The signal's own score (cosine, text relevance, link weight).
     pub score: f64,
+    /// The score normalised within its list, 0–1 (see the fusion rule).
+    pub normalised: f64,
     /// Graph signal: the seed nodes it is linked to.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub via: Vec<String>,
-}
-
-/// A ranked list from one signal for one query.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SignalList {
-    pub signal: Signal,
-    pub query: usize,
-    /// Best first: `(key, score, via)`.
-    pub hits: Vec<(String, f64, Vec<String>)>,
+    /// Vector signal over Sources: the passage (from 0) that matched; absent when the
+    /// summary did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passage: Option<u32>,
 }
 
 /// A candidate after fusion.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fused {
     pub key: String,
-    /// `Σ 1 / (k + rank)`.
-    pub rrf: f64,
+    /// Weighted mean of its normalised scores over signals and queries, 0–1.
+    pub relevance: f64,
     pub hits: Vec<SignalHit>,
 }
 
-/// Reciprocal rank fusion. Returns the candidates (best RRF first, ties by key) and the
-/// largest RRF any candidate could reach (first in every list), to normalise by.
-pub fn fuse(lists: &[SignalList], k: f64) -> (Vec<Fused>, f64) {
+/// Each hit's score normalised within its list (see the module comment).
+pub fn normalise(list: &SignalList) -> Vec<f64> {
+    let Some(best) = list.hits.iter().map(|h| h.score).reduce(f64::max) else {
+        return Vec::new();
+    };
+    let last = list.hits.iter().map(|h| h.score).fold(best, f64::min);
+    let floor = if list.exhaustive && list.signal != Signal::Vector {
+        last.min(0.0)
+    } else {
+        last
+    };
+    list.hits
+        .iter()
+        .map(|h| {
+            if best > floor {
+                ((h.score - floor) / (best - floor)).clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// Fuses the lists of `queries` queries: every candidate with its relevance (best
+/// first, ties by key) and its hits.
+pub fn fuse(lists: &[SignalList], queries: usize, weights: &Weights) -> Vec<Fused> {
+    let total = weights.total() * queries.max(1) as f64;
     let mut by_key: BTreeMap<&str, Fused> = BTreeMap::new();
-    let mut max = 0.0;
     for list in lists {
-        if list.hits.is_empty() {
-            continue;
-        }
-        max += 1.0 / (k + 1.0);
-        for (i, (key, score, via)) in list.hits.iter().enumerate() {
-            let rank = i + 1;
-            let f = by_key.entry(key).or_insert_with(|| Fused {
-                key: key.clone(),
-                rrf: 0.0,
+        let weight = weights.of(list.signal);
+        for (i, (hit, normalised)) in list.hits.iter().zip(normalise(list)).enumerate() {
+            let f = by_key.entry(&hit.key).or_insert_with(|| Fused {
+                key: hit.key.clone(),
+                relevance: 0.0,
                 hits: Vec::new(),
             });
-            f.rrf += 1.0 / (k + rank as f64);
+            if total > 0.0 {
+                f.relevance += weight * normalised / total;
+            }
             f.hits.push(SignalHit {
                 signal: list.signal,
                 query: list.query,
-                rank,
-                score: *score,
-                via: via.clone(),
+                rank: i + 1,
+                score: hit.score,
+                normalised,
+                via: hit.via.clone(),
+                passage: hit.passage,
             });
         }
     }
     let mut fused: Vec<Fused> = by_key.into_values().collect();
-    fused.sort_by(|a, b| b.rrf.total_cmp(&a.rrf).then_with(|| a.key.cmp(&b.key)));
-    (fused, max)
+    fused.sort_by(|a, b| {
+        b.relevance
+            .total_cmp(&a.relevance)
+            .then_with(|| a.key.cmp(&b.key))
+    });
+    fused
 }
 
-/// The parts of seed 000's importance score, for the explanation.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-pub struct Importance {
-    pub recency: f64,
-    pub frequency: f64,
-    pub relevance: f64,
-    pub type_boost: f64,
-    pub user_boost: f64,
-    pub salience: f64,
-    /// `min(1, (0.3·recency + 0.3·frequency + 0.4·relevance) × type × user) × salience`.
-    pub score: f64,
-}
-
-/// Seed 000's `ComputeImportanceScore` (recency `exp(−days / 30)` since the last access,
-/// a 30-day time constant, so it halves in about 21 days;
-/// log-scaled frequency capped at 100 accesses, relevance = the query's cosine or 0.5,
-/// ×1.1 for semantic memories, ×1.5 for what the user marked — pinned, confirmed or
-/// core), weighted by the memory's salience so faded memories sink.
-pub fn importance(
-    l: &Lifecycle,
-    now: DateTime<Utc>,
-    relevance: Option<f64>,
-    semantic: bool,
-    user_marked: bool,
-) -> Importance {
-    const MAX_ACCESS: f64 = 100.0;
-    let since = l.last_accessed_at.unwrap_or(l.created_at);
-    let age_days = ((now - since).num_seconds().max(0) as f64) / 86_400.0;
-    let mut recency = (-age_days / 30.0).exp();
-    if age_days < 1.0 {
-        recency = (recency * 1.2).min(1.0);
-    }
-    let frequency = ((1.0 + l.access_count.max(0) as f64).ln() / (1.0 + MAX_ACCESS).ln()).min(1.0);
-    let relevance = relevance.unwrap_or(0.5).clamp(0.0, 1.0);
-    let type_boost = if semantic { 1.1 } else { 1.0 };
-    let user_boost = if user_marked || l.pinned || l.state == MemoryState::Core {
-        1.5
-    } else {
+/// A memory's importance, 0–1: its salience, or 1 when the user pinned or confirmed it.
+pub fn importance(l: &Lifecycle, user_marked: bool) -> f64 {
+    if user_marked || l.pinned {
         1.0
-    };
-    let base = 0.3 * recency + 0.3 * frequency + 0.4 * relevance;
-    let salience = l.salience.clamp(0.0, 1.0);
-    Importance {
-        recency,
-        frequency,
-        relevance,
-        type_boost,
-        user_boost,
-        salience,
-        score: (base * type_boost * user_boost).min(1.0) * salience,
+    } else {
+        l.salience.clamp(0.0, 1.0)
     }
 }
 
-/// The final score: normalised RRF and importance, weighted.
-pub fn final_score(rrf: f64, max_rrf: f64, importance: f64, cfg: &RetrievalConfig) -> f64 {
-    let rrf_norm = if max_rrf > 0.0 { rrf / max_rrf } else { 0.0 };
-    let total = cfg.rrf_weight + cfg.importance_weight;
-    (cfg.rrf_weight * rrf_norm + cfg.importance_weight * importance) / total
+/// `(1 − w) × relevance + w × importance`.
+pub fn final_score(relevance: f64, importance: f64, importance_weight: f64) -> f64 {
+    let w = importance_weight.clamp(0.0, 1.0);
+    (1.0 - w) * relevance + w * importance
 }
 
 #[cfg(test)]
 mod tests {
-    use chrono::Duration;
+    use chrono::Utc;
 
     use super::*;
     use crate::domain::TtlPolicy;
 
-    fn list(signal: Signal, keys: &[&str]) -> SignalList {
+    const EQUAL: Weights = Weights {
+        vector: 1.0,
+        text: 1.0,
+        graph: 1.0,
+    };
+
+    fn list(signal: Signal, hits: &[(&str, f64)], exhaustive: bool) -> SignalList {
         SignalList {
             signal,
             query: 0,
-            hits: keys.iter().map(|k| (k.to_string(), 1.0, vec![])).collect(),
+            hits: hits.iter().map(|(k, s)| Candidate::new(*k, *s)).collect(),
+            exhaustive,
+        }
+    }
+
+    fn order(fused: &[Fused]) -> Vec<&str> {
+        fused.iter().map(|f| f.key.as_str()).collect()
+    }
+
+    #[test]
+    fn scores_are_normalised_against_what_an_unlisted_memory_could_score() {
+        let cut = list(
+            Signal::Vector,
+            &[("a", 0.75), ("b", 0.5), ("c", 0.25)],
+            false,
+        );
+        assert_eq!(
+            normalise(&cut),
+            [1.0, 0.5, 0.0],
+            "the last listed is the floor"
+        );
+        let every = list(Signal::Text, &[("a", 8.0), ("b", 2.0)], true);
+        assert_eq!(normalise(&every), [1.0, 0.25], "no match scores 0");
+        let flat = list(Signal::Graph, &[("a", 1.0), ("b", 1.0)], false);
+        assert_eq!(
+            normalise(&flat),
+            [0.0, 0.0],
+            "a flat cut list tells nothing"
+        );
+        let few = list(Signal::Graph, &[("a", 1.0), ("b", 1.0)], true);
+        assert_eq!(normalise(&few), [1.0, 1.0], "the only matches all count");
+        assert!(normalise(&list(Signal::Text, &[], true)).is_empty());
+    }
+
+    #[test]
+    fn the_best_of_one_signal_is_not_lost_for_missing_from_the_others() {
+        // `top` is first by text by far and missing from the vector and graph lists (a
+        // weak cosine, under the query's threshold); `everywhere` is found by all three,
+        // weakly by text. Under reciprocal rank fusion `everywhere` won.
+        let lists = [
+            list(
+                Signal::Text,
+                &[("top", 9.0), ("everywhere", 2.0), ("x", 1.0)],
+                true,
+            ),
+            list(
+                Signal::Vector,
+                &[("y", 0.62), ("z", 0.55), ("everywhere", 0.50), ("w", 0.30)],
+                false,
+            ),
+            list(Signal::Graph, &[("everywhere", 1.0), ("y", 1.0)], false),
+        ];
+        let weights = Weights {
+            vector: 0.3,
+            text: 1.0,
+            graph: 0.1,
+        };
+        let fused = fuse(&lists, 1, &weights);
+        assert_eq!(order(&fused)[0], "top", "{fused:#?}");
+        let everywhere = fused.iter().find(|f| f.key == "everywhere").unwrap();
+        assert_eq!(everywhere.hits.len(), 3);
+        assert!(fused.iter().all(|f| (0.0..=1.0).contains(&f.relevance)));
+        // Each list alone ranks its own best first: fusion keeps what one signal is sure of.
+        for l in &lists[..2] {
+            let alone = fuse(std::slice::from_ref(l), 1, &weights);
+            assert_eq!(alone[0].key, l.hits[0].key);
         }
     }
 
     #[test]
-    fn found_by_more_signals_ranks_higher() {
-        let (fused, max) = fuse(
-            &[
-                list(Signal::Vector, &["a", "b", "c"]),
-                list(Signal::Text, &["b", "c"]),
-                list(Signal::Graph, &[]),
-            ],
-            60.0,
-        );
-        assert_eq!(max, 2.0 / 61.0, "empty lists add nothing attainable");
-        let order: Vec<&str> = fused.iter().map(|f| f.key.as_str()).collect();
-        assert_eq!(order, ["b", "c", "a"]);
-        assert!((fused[0].rrf - (1.0 / 62.0 + 1.0 / 61.0)).abs() < 1e-12);
-        assert_eq!(fused[0].hits.len(), 2);
+    fn weights_decide_between_signals_and_queries_average() {
+        let lists = [
+            list(Signal::Text, &[("t", 5.0)], true),
+            list(Signal::Vector, &[("v", 0.9), ("t", 0.1)], false),
+        ];
+        let text_heavy = Weights {
+            vector: 1.0,
+            text: 3.0,
+            graph: 0.0,
+        };
+        assert_eq!(order(&fuse(&lists, 1, &text_heavy)), ["t", "v"]);
+        let vector_heavy = Weights {
+            vector: 3.0,
+            text: 1.0,
+            graph: 0.0,
+        };
+        assert_eq!(order(&fuse(&lists, 1, &vector_heavy)), ["v", "t"]);
+
+        // Found by the first of two queries only: half the relevance.
+        let two = fuse(&[list(Signal::Text, &[("t", 5.0)], true)], 2, &EQUAL);
+        assert!((two[0].relevance - 1.0 / 6.0).abs() < 1e-12);
     }
 
     #[test]
-    fn importance_follows_seed_000() {
+    fn importance_orders_near_equals_only() {
         let now = Utc::now();
-        let mut l = Lifecycle::new(0.9, TtlPolicy::Decay, now - Duration::days(30));
-        l.salience = 1.0;
-        let old = importance(&l, now, Some(0.5), false, false);
-        assert!((old.recency - (-1.0f64).exp()).abs() < 1e-9);
-        assert_eq!(old.frequency, 0.0);
-        l.last_accessed_at = Some(now);
-        l.access_count = 100;
-        let fresh = importance(&l, now, Some(0.5), true, false);
-        assert_eq!(fresh.recency, 1.0);
-        assert!((fresh.frequency - 1.0).abs() < 1e-12);
-        assert!(fresh.score > old.score);
-        let marked = importance(&l, now, Some(0.5), true, true);
-        assert_eq!(marked.score, 1.0, "capped at 1");
-        l.salience = 0.1;
-        let faded = importance(&l, now, Some(0.5), true, true);
-        assert!((faded.score - 0.1).abs() < 1e-12, "salience scales it");
-    }
-
-    #[test]
-    fn final_score_is_bounded() {
-        let cfg = RetrievalConfig::default();
-        assert!((final_score(2.0 / 61.0, 2.0 / 61.0, 1.0, &cfg) - 1.0).abs() < 1e-12);
-        assert_eq!(final_score(0.0, 0.0, 0.0, &cfg), 0.0);
+        let mut fresh = Lifecycle::new(0.9, TtlPolicy::Decay, now);
+        fresh.salience = 0.5;
+        let mut popular = fresh.clone();
+        popular.salience = 1.0;
+        let w = 0.02;
+        let popular_less_relevant = final_score(0.80, importance(&popular, false), w);
+        let fresh_relevant = final_score(0.82, importance(&fresh, false), w);
+        assert!(fresh_relevant > popular_less_relevant);
+        assert!(
+            final_score(0.8, 1.0, w) > final_score(0.8, 0.5, w),
+            "ties go to importance"
+        );
+        let mut pinned = fresh.clone();
+        pinned.pinned = true;
+        assert_eq!(importance(&pinned, false), 1.0);
+        assert_eq!(importance(&fresh, true), 1.0);
+        assert_eq!(final_score(1.0, 1.0, w), 1.0);
     }
 }

@@ -47,6 +47,7 @@ pub async fn processed(
         keywords: keywords.iter().map(|k| (*k).to_owned()).collect(),
         tags: Vec::new(),
         embedding,
+        passages: Vec::new(),
     };
     assert!(g.save_processed(&new.entity_key, &p, t0()).await.unwrap());
     new.entity_key.clone()

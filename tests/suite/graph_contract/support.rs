@@ -208,6 +208,7 @@ pub async fn extracted(
         keywords: Vec::new(),
         tags: Vec::new(),
         embedding: vec![0.5, 0.5],
+        passages: Vec::new(),
     };
     assert!(
         g.save_processed(&s.entity_key, &processed, at)

@@ -1,7 +1,8 @@
 //! Returned memories are recalled (SPEC §4.2): access count, salience boost and state
-//! transitions — candidate → active on first recall, → core at ten, archived → active
-//! when found again — visible through the memory endpoints; pinned memories keep their
-//! state. A team Source shown to a participant starts their lazy extraction.
+//! transitions — candidate → active on first recall, → core at ten — visible through
+//! the memory endpoints; archived memories read with `include_archived` stay archived
+//! (only `restore` brings them back); pinned memories keep their state. A team Source
+//! shown to a participant starts their lazy extraction.
 
 use cosmo_shared::domain::ExtractionStatus;
 use cosmo_shared::queue::JobKind;
@@ -112,7 +113,7 @@ async fn each_recall_counts_and_moves_the_state() {
 }
 
 #[tokio::test]
-async fn archived_memories_come_back_only_when_asked_and_become_active() {
+async fn archived_memories_come_back_only_when_asked_and_stay_archived() {
     let w = World::new().await;
     let key = w.ingest(note("alex", 0, KAYAK)).await;
     let (status, archived) = w
@@ -135,14 +136,24 @@ async fn archived_memories_come_back_only_when_asked_and_become_active() {
     let body = json!({ "user_id": "alex", "queries": [{ "query": "kayak lessons" }], "include_archived": true });
     let found = w.ok("/api/explore", body).await;
     assert_eq!(keys_of(&found, "sources", "entity_key"), [key.as_str()]);
-    assert_eq!(lifecycle(&w.memory("source", &key).await).0, "active");
+    assert_eq!(found["sources"][0]["state"], "archived", "{found}");
+    let (state, count, _) = lifecycle(&w.memory("source", &key).await);
+    assert_eq!(
+        (state.as_str(), count),
+        ("archived", 1),
+        "recalled (counted), not restored"
+    );
     assert_eq!(
         events(&w, "source", &key).await,
-        [
-            event("candidate", "archived", "archived_by_user", "user"),
-            event("archived", "active", "accessed", "system")
-        ]
+        [event("candidate", "archived", "archived_by_user", "user")]
     );
+
+    let (status, _) = w
+        .api
+        .post(&format!("/api/memories/source/{key}/restore"), &json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "restoring is the user's action");
+    assert_eq!(lifecycle(&w.memory("source", &key).await).0, "active");
 }
 
 #[tokio::test]

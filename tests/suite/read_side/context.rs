@@ -2,11 +2,22 @@
 //! relevant to the message, within the token budget, in markdown, XML or JSON, with
 //! `memories_used`, `tokens_used` and `truncated` telling the truth about it.
 
+use cosmo_shared::domain::input::SourceInput;
+use cosmo_shared::domain::input::read::{ContextFormat, ContextInput};
+use cosmo_shared::domain::{MemoryState, NoteLifetime, SourceWrite};
+use cosmo_shared::graph::GraphSnapshot;
+use cosmo_shared::graph::maintenance::EpisodicConsolidation;
 use cosmo_shared::llm::estimate_tokens;
+use cosmo_shared::queue::JobKind;
+use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
+use cosmo_shared::retrieval::context;
+use cosmo_shared::services::Services;
+use cosmo_tests::stores;
+use cosmo_workers::dispatch::Dispatcher;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use super::world::{World, note};
+use super::world::{World, day, note};
 
 const CONFIRMED: &str = "Alex is allergic to peanuts";
 
@@ -264,4 +275,219 @@ async fn a_team_source_in_a_participants_context_starts_their_extraction() {
     );
     let record = w.svc.graph.extraction(&key, "jordan").await.unwrap();
     assert!(record.is_some(), "jordan's extraction was asked for");
+}
+
+// ---- notes: the facts the graph holds, before any nightly job ----
+
+/// The README's example note ("Reading memory back").
+const README_NOTE: &str = "Lunch with Sarah Chen from Acme Corp. Sarah Chen leads the hiring plan at Acme Corp. Sarah Chen wants the hiring plan done by March.";
+const WANTS: &str = "Sarah Chen wants the hiring plan done by March.";
+const README_MESSAGE: &str = "What does Sarah Chen want by March?";
+
+/// The lines of a markdown context under `## {title}`.
+fn section<'a>(text: &'a str, title: &str) -> Vec<&'a str> {
+    text.split("\n\n")
+        .find(|s| s.starts_with(&format!("## {title}\n")))
+        .map(|s| s.lines().skip(1).collect())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn notes_reach_the_prompt_with_their_date_and_source_before_any_nightly_job() {
+    let w = World::new().await;
+    let key = w
+        .ingest(json!({ "user_id": "alex", "source_type": "text-note",
+                        "raw_content": { "content": README_NOTE } }))
+        .await;
+    let sarah = super::world::node_named(&w, "alex", "Sarah Chen").await;
+    let body = |format: &str| json!({ "user_id": "alex", "message": README_MESSAGE, "budget_tokens": 300, "format": format });
+    let answer = w.ok("/api/context", body("markdown")).await;
+    let text = answer["context"].as_str().unwrap();
+    let line = format!("{} · from {key}: {WANTS}", day(0).format("%Y-%m-%d"));
+    let facts = section(text, "Facts");
+    assert_eq!(
+        facts.first().copied(),
+        Some(format!("- {line}").as_str()),
+        "the note that answers the message leads the facts: {text}"
+    );
+    assert_eq!(
+        text.matches(WANTS).count(),
+        1,
+        "a sentence noted on several nodes is shown once: {text}"
+    );
+    assert!(
+        section(text, "People and topics").contains(&"- Sarah Chen (person)"),
+        "no description yet: {text}"
+    );
+    let used = answer["memories"].as_array().unwrap();
+    let note = used
+        .iter()
+        .find(|m| m["note_id"].is_string())
+        .unwrap_or_else(|| panic!("a note among the memories used: {answer}"));
+    assert!(
+        ["node", "relationship"].contains(&note["kind"].as_str().unwrap()),
+        "{note}"
+    );
+    assert!(
+        used.iter()
+            .any(|m| m["kind"] == "node" && m["key"] == sarah.as_str()),
+        "{answer}"
+    );
+    // Using a note counts as recalling what it is on.
+    let recalled = w.memory("node", &sarah).await;
+    assert!(recalled["lifecycle"]["access_count"].as_i64().unwrap() >= 1);
+
+    // The same line in every format.
+    let xml = w.ok("/api/context", body("xml")).await;
+    assert!(
+        xml["context"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("<facts>\n    <item>{line}</item>")),
+        "{xml}"
+    );
+    let js = w.ok("/api/context", body("json")).await;
+    let parsed: Value = serde_json::from_str(js["context"].as_str().unwrap()).unwrap();
+    assert_eq!(parsed["facts"][0], json!(line), "{parsed}");
+    assert_eq!(answer["memories"], xml["memories"]);
+    assert_eq!(answer["memories"], js["memories"]);
+}
+
+#[tokio::test]
+async fn notes_that_do_not_match_stay_out_and_facts_stay_first() {
+    let (w, fact) = alex().await;
+    w.ingest(note("alex", 5, README_NOTE)).await;
+    let body = json!({ "user_id": "alex", "message": README_MESSAGE, "budget_tokens": 16000 });
+    let answer = w.ok("/api/context", body).await;
+    let text = answer["context"].as_str().unwrap();
+    let facts = section(text, "Facts");
+    assert_eq!(
+        facts.first().copied(),
+        Some(format!("- {CONFIRMED}").as_str()),
+        "{text}"
+    );
+    assert_eq!(
+        answer["memories"][0],
+        json!({ "kind": "fact", "key": fact })
+    );
+    assert!(facts.iter().any(|l| l.ends_with(WANTS)), "{text}");
+    let notes: Vec<&&str> = facts.iter().filter(|l| l.contains(" · ")).collect();
+    assert!(
+        notes
+            .iter()
+            .all(|l| l.contains("Sarah") || l.contains("Acme")),
+        "only notes that match the message: {text}"
+    );
+}
+
+/// Through the real jobs on `svc` (any graph backend; `user` in its key space): the
+/// README's note is in the context as extracted, and after episodic consolidation
+/// archives its Source the insight that replaced it is, with where it came from.
+async fn the_readme_note_and_its_insight_reach_context(svc: Services, user: String) {
+    let (svc, clock) = stores::manual_clock(svc, day(0));
+    let jobs = Dispatcher::new(svc.clone());
+    let input = SourceInput::parse(json!({ "user_id": user, "source_type": "text-note",
+                                           "raw_content": { "content": README_NOTE } }))
+    .unwrap();
+    svc.directory.ensure_tenant("acme", day(0)).await.unwrap();
+    svc.directory
+        .claim_users("acme", &input.users(), day(0))
+        .await
+        .unwrap()
+        .unwrap();
+    let key = match svc
+        .graph
+        .create_source(&input.into_new_source(None, day(0)))
+        .await
+        .unwrap()
+    {
+        SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
+    };
+    let process = json!(ProcessSource {
+        entity_key: key.clone()
+    });
+    jobs.run(JobKind::ProcessSource, &process, None)
+        .await
+        .unwrap();
+    let extract = json!(ExtractEntities {
+        entity_key: key.clone(),
+        user_id: user.clone()
+    });
+    jobs.run(JobKind::ExtractEntities, &extract, None)
+        .await
+        .unwrap();
+
+    let ask = |message: &str| ContextInput {
+        user_id: user.clone(),
+        message: message.to_owned(),
+        budget_tokens: Some(300),
+        format: ContextFormat::Markdown,
+    };
+    let answer = context::build(&svc, &ask(README_MESSAGE), None)
+        .await
+        .unwrap();
+    let line = format!("- {} · from {key}: {WANTS}", day(0).format("%Y-%m-%d"));
+    assert_eq!(
+        section(&answer.context, "Facts").first().copied(),
+        Some(line.as_str()),
+        "{}",
+        answer.context
+    );
+
+    // A week later consolidation turns the Source into an insight on Sarah and
+    // archives it: the insight carries the knowledge, with its origin.
+    let snapshot = GraphSnapshot::of_user(&*svc.graph, &user).await.unwrap();
+    let sarah = snapshot
+        .node_named("Sarah Chen")
+        .expect("Sarah Chen")
+        .entity_key
+        .clone();
+    clock.set(day(9));
+    svc.graph
+        .consolidate_sources(&EpisodicConsolidation {
+            entity_key: sarah,
+            user_id: user.clone(),
+            insight: "Acme's hiring plan is due by March, with Sarah Chen leading it.".into(),
+            lifetime: NoteLifetime::Year,
+            source_keys: vec![key.clone()],
+            at: day(8),
+        })
+        .await
+        .unwrap();
+    let archived = svc.graph.source(&key).await.unwrap().unwrap();
+    assert_eq!(archived.lifecycle.state, MemoryState::Archived);
+    let answer = context::build(&svc, &ask("Who leads the hiring plan due in March?"), None)
+        .await
+        .unwrap();
+    let insight = format!(
+        "- {} · consolidated from 1 Source: Acme's hiring plan is due by March, with Sarah Chen leading it.",
+        day(8).format("%Y-%m-%d")
+    );
+    assert!(
+        section(&answer.context, "Facts").contains(&insight.as_str()),
+        "{}",
+        answer.context
+    );
+    assert!(
+        !section(&answer.context, "Episodes")
+            .iter()
+            .any(|l| l.contains("Lunch with Sarah")),
+        "the archived Source itself is not: {}",
+        answer.context
+    );
+}
+
+#[tokio::test]
+async fn the_readme_note_and_its_insight_reach_context_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    the_readme_note_and_its_insight_reach_context(stores::sqlite(dir.path()).await, "alex".into())
+        .await;
+}
+
+#[tokio::test]
+async fn the_readme_note_and_its_insight_reach_context_on_neo4j() {
+    let dir = tempfile::tempdir().unwrap();
+    if let Some((svc, suffix, _space)) = stores::neo4j(dir.path(), "context with notes").await {
+        the_readme_note_and_its_insight_reach_context(svc, format!("alex{suffix}")).await;
+    }
 }

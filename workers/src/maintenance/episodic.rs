@@ -2,12 +2,21 @@
 //! faded, and old Sources that keep returning to one node, become an insight noted on
 //! the semantic nodes they concern (`derived_from` keeps the provenance); the Sources
 //! are archived: out of default retrieval, raw content kept.
+//!
+//! Three rules keep it from archiving a history wholesale (see [`ClusterRules`]):
+//! "old" holds for both the event time and the time Cosmo received the Source, so a
+//! back-filled history is not consolidated the night it arrives; a node nearly every
+//! Source of the user mentions (the other speaker of a conversation history) is a
+//! shared anchor and makes no cluster; and the run record counts each Source once,
+//! however many clusters it is in.
+
+use std::collections::BTreeSet;
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::domain::{
     LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, MemoryState, NoteLifetime,
 };
-use cosmo_shared::graph::maintenance::EpisodicConsolidation;
+use cosmo_shared::graph::maintenance::{ClusterRules, EpisodicConsolidation, SourceCluster};
 use cosmo_shared::job_runs::RunReport;
 use cosmo_shared::lifecycle::Reason;
 use cosmo_shared::llm::SummaryTask;
@@ -17,19 +26,28 @@ use cosmo_shared::services::Services;
 use crate::error::JobResult;
 use crate::metering::Metered;
 
+/// Consolidates for `as_of`. The report counts Sources: `examined`, the distinct
+/// Sources of the clusters and the faded ones; `archived` (and `changed`), those this
+/// run archived, each once. `details`: `clusters` and `faded` consolidated.
 pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
     let m = &svc.config.maintenance;
     let older_than = as_of - Duration::days(m.episodic_min_age_days);
+    let rules = ClusterRules {
+        older_than,
+        min_sources: m.episodic_cluster_min_sources,
+        anchor_share: m.episodic_anchor_share,
+        anchor_min_sources: m.episodic_anchor_min_sources,
+    };
     let kind = JobKind::ConsolidateEpisodic;
     let mut report = RunReport::default();
+    let mut examined: BTreeSet<String> = BTreeSet::new();
 
-    for cluster in svc
-        .graph
-        .source_clusters(older_than, m.episodic_cluster_min_sources, m.episodic_limit)
-        .await?
-    {
-        report.examined += cluster.sources.len() as i64;
-        let summaries: Vec<String> = cluster.sources.iter().map(|s| s.summary.clone()).collect();
+    // The clusters are judged once, as the run starts, so the outcome does not depend
+    // on their order: a Source in several gets a `derived_from` link (and a share of the
+    // insight) from each of its nodes, and is archived by the first.
+    for cluster in svc.graph.source_clusters(&rules, m.episodic_limit).await? {
+        examined.extend(cluster.sources.iter().map(|s| s.entity_key.clone()));
+        let summaries = about_the_node(svc, &cluster).await?;
         let meter = Metered {
             svc,
             kind,
@@ -43,7 +61,8 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
                     .await?,
             )
             .await?;
-        svc.graph
+        let archived = svc
+            .graph
             .consolidate_sources(&EpisodicConsolidation {
                 entity_key: cluster.entity_key.clone(),
                 user_id: cluster.user_id.clone(),
@@ -57,19 +76,20 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
                 at: as_of,
             })
             .await?;
-        report.archived += cluster.sources.len() as i64;
+        report.archived += archived as i64;
         report.add("clusters", 1);
     }
 
+    // Read after the clusters: what they archived is no longer a faded Source.
     for (source, mentioned) in svc
         .graph
         .faded_sources(older_than, m.episodic_salience_below, m.episodic_limit)
         .await?
     {
-        report.examined += 1;
-        if mentioned.is_empty() {
+        examined.insert(source.entity_key.clone());
+        let archived = if mentioned.is_empty() {
             // Nothing semantic to carry the memory: archive it as it is.
-            archive(svc, &source.entity_key, &source.user_id, as_of).await?;
+            archive(svc, &source.entity_key, &source.user_id, as_of).await?
         } else {
             let meter = Metered {
                 svc,
@@ -88,8 +108,10 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
                         .await?,
                 )
                 .await?;
+            let mut archived = false;
             for entity_key in mentioned {
-                svc.graph
+                archived |= svc
+                    .graph
                     .consolidate_sources(&EpisodicConsolidation {
                         entity_key,
                         user_id: source.user_id.clone(),
@@ -98,22 +120,57 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
                         source_keys: vec![source.entity_key.clone()],
                         at: as_of,
                     })
-                    .await?;
+                    .await?
+                    > 0;
             }
+            archived
+        };
+        if archived {
+            report.archived += 1;
+            report.add("faded", 1);
         }
-        report.archived += 1;
-        report.add("faded", 1);
     }
+    report.examined = examined.len() as i64;
     report.changed = report.archived;
     Ok(report)
 }
 
-async fn archive(svc: &Services, key: &str, user_id: &str, at: DateTime<Utc>) -> JobResult<()> {
+/// Archives a Source as it is; `false` when it no longer needs it (gone, archived).
+/// What the cluster's Sources say about its node, the insight's input: for each Source,
+/// the notes an extraction took from it about the node, else the Source's summary. A
+/// long Source's summary may not mention the node at all, and an insight that does not
+/// could not be found by what it replaced.
+async fn about_the_node(svc: &Services, cluster: &SourceCluster) -> JobResult<Vec<String>> {
+    let notes = svc
+        .graph
+        .node(&cluster.entity_key)
+        .await?
+        .map(|n| n.notes)
+        .unwrap_or_default();
+    Ok(cluster
+        .sources
+        .iter()
+        .map(|s| {
+            let said: Vec<&str> = notes
+                .iter()
+                .filter(|n| n.source_id.as_deref() == Some(s.entity_key.as_str()))
+                .map(|n| n.text.as_str())
+                .collect();
+            if said.is_empty() {
+                s.summary.clone()
+            } else {
+                said.join("\n")
+            }
+        })
+        .collect())
+}
+
+async fn archive(svc: &Services, key: &str, user_id: &str, at: DateTime<Utc>) -> JobResult<bool> {
     let Some(source) = svc.graph.source(key).await? else {
-        return Ok(());
+        return Ok(false);
     };
     if source.lifecycle.state == MemoryState::Archived {
-        return Ok(());
+        return Ok(false);
     }
     let memory = MemoryLifecycle {
         kind: MemoryKind::Source,
@@ -134,5 +191,5 @@ async fn archive(svc: &Services, key: &str, user_id: &str, at: DateTime<Utc>) ->
             event: Some(event),
         }])
         .await?;
-    Ok(())
+    Ok(true)
 }

@@ -14,7 +14,7 @@ use super::hierarchy::{briefs, required};
 use super::lifecycle::record_events;
 use super::{Neo4jGraph, decode, finish, txn_rows};
 use crate::domain::{Actor, LifecycleEvent, MemoryKind, MemoryState, SourceBrief};
-use crate::graph::maintenance::{EpisodicConsolidation, SourceCluster};
+use crate::graph::maintenance::{ClusterRules, EpisodicConsolidation, SourceCluster};
 use crate::graph::{GraphError, GraphResult};
 use crate::ids;
 
@@ -45,12 +45,13 @@ pub(super) fn insight_note_query(c: &EpisodicConsolidation) -> GraphResult<neo4r
 }
 
 /// Writes one consolidation inside `txn`: the note (once), the `derived_from` links,
-/// the archived Sources and their `consolidated` events.
-async fn consolidate(txn: &mut Txn, c: &EpisodicConsolidation) -> GraphResult<()> {
+/// the archived Sources and their `consolidated` events. Returns how many Sources it
+/// archived (not those archived before).
+async fn consolidate(txn: &mut Txn, c: &EpisodicConsolidation) -> GraphResult<usize> {
     txn_rows(txn, insight_note_query(c)?).await?;
     let keys: BTreeSet<&str> = c.source_keys.iter().map(String::as_str).collect();
     if keys.is_empty() {
-        return Ok(());
+        return Ok(0);
     }
     let q = mt::DERIVE
         .bind()
@@ -89,7 +90,8 @@ async fn consolidate(txn: &mut Txn, c: &EpisodicConsolidation) -> GraphResult<()
             })
         })
         .collect::<GraphResult<Vec<_>>>()?;
-    record_events(txn, &events.iter().collect::<Vec<_>>()).await
+    record_events(txn, &events.iter().collect::<Vec<_>>()).await?;
+    Ok(events.len())
 }
 
 impl Neo4jGraph {
@@ -117,14 +119,15 @@ impl Neo4jGraph {
 
     pub(super) async fn source_clusters_impl(
         &self,
-        older_than: DateTime<Utc>,
-        min_sources: usize,
+        rules: &ClusterRules,
         limit: usize,
     ) -> GraphResult<Vec<SourceCluster>> {
         let q = mt::SOURCE_CLUSTERS
             .bind()
-            .p("older_than", older_than)
-            .p("min_sources", int(min_sources))
+            .p("older_than", rules.older_than)
+            .p("min_sources", int(rules.min_sources))
+            .p("anchor_share", rules.anchor_share)
+            .p("anchor_min_sources", int(rules.anchor_min_sources))
             .p("limit", int(limit));
         self.rows(q.query()?)
             .await?
@@ -142,7 +145,7 @@ impl Neo4jGraph {
     pub(super) async fn consolidate_sources_impl(
         &self,
         c: &EpisodicConsolidation,
-    ) -> GraphResult<()> {
+    ) -> GraphResult<usize> {
         self.retrying(|| async {
             let mut txn = self.begin().await?;
             let result = consolidate(&mut txn, c).await;

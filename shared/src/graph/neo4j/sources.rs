@@ -73,21 +73,49 @@ impl Neo4jGraph {
         p: &ProcessedContent,
         at: DateTime<Utc>,
     ) -> GraphResult<bool> {
-        let q = s::SAVE_PROCESSED
-            .bind()
-            .p("entity_key", key)
-            .p("content", p.content.as_str())
-            .p("summary", p.summary.as_str())
-            .p("keywords", list(p.keywords.iter().map(String::as_str)))
-            .p("tags", list(p.tags.iter().map(String::as_str)))
-            .p("embedding", embedding(Some(&p.embedding)))
-            .p("at", at)
-            .query()?;
-        let rows = self.rows(q).await?;
-        Ok(match rows.first() {
-            Some(row) => int_column(row, "updated")? > 0,
-            None => false,
+        let passages = p
+            .passages
+            .iter()
+            .enumerate()
+            .map(|(ordinal, passage)| {
+                s::SAVE_PASSAGES.row([
+                    ("ordinal", int(ordinal)),
+                    ("text", passage.text.as_str().into()),
+                    ("embedding", embedding(Some(&passage.embedding))),
+                ])
+            })
+            .collect::<GraphResult<Vec<_>>>()?;
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = async {
+                let q = s::SAVE_PROCESSED
+                    .bind()
+                    .p("entity_key", key)
+                    .p("content", p.content.as_str())
+                    .p("summary", p.summary.as_str())
+                    .p("keywords", list(p.keywords.iter().map(String::as_str)))
+                    .p("tags", list(p.tags.iter().map(String::as_str)))
+                    .p("embedding", embedding(Some(&p.embedding)))
+                    .p("at", at)
+                    .query()?;
+                let updated = match txn_rows(&mut txn, q).await?.first() {
+                    Some(row) => int_column(row, "updated")? > 0,
+                    None => false,
+                };
+                if updated {
+                    let q = s::SAVE_PASSAGES
+                        .bind()
+                        .p("entity_key", key)
+                        .p("rows", list(passages.clone()))
+                        .query()?;
+                    txn_rows(&mut txn, q).await?;
+                }
+                Ok(updated)
+            }
+            .await;
+            finish(txn, result).await
         })
+        .await
     }
 
     pub(super) async fn record_processing_error_impl(

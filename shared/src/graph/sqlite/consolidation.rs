@@ -11,7 +11,7 @@ use crate::domain::{
     Actor, LifecycleEvent, MemoryKind, MemoryState, Relationship, SemanticNode, SourceBrief,
 };
 use crate::graph::GraphResult;
-use crate::graph::maintenance::{EpisodicConsolidation, SourceCluster};
+use crate::graph::maintenance::{ClusterRules, EpisodicConsolidation, SourceCluster};
 use crate::ids;
 
 /// Who writes consolidation insights.
@@ -108,7 +108,8 @@ impl SqliteGraph {
     ) -> GraphResult<Vec<(SourceBrief, Vec<String>)>> {
         let rows = sqlx::query(
             "SELECT entity_key, user_id, summary, coalesce(started_at, created_at) AS event_at FROM sources
-             WHERE state <> 'archived' AND pinned = 0 AND coalesce(started_at, created_at) < $1 AND salience < $2
+             WHERE state <> 'archived' AND pinned = 0 AND salience < $2
+               AND coalesce(started_at, created_at) < $1 AND created_at < $1
              ORDER BY event_at, entity_key LIMIT $3",
         )
         .bind(micros(older_than))
@@ -134,23 +135,33 @@ impl SqliteGraph {
 
     pub(super) async fn source_clusters_impl(
         &self,
-        older_than: DateTime<Utc>,
-        min_sources: usize,
+        rules: &ClusterRules,
         limit: usize,
     ) -> GraphResult<Vec<SourceCluster>> {
-        // Only the owner's own Sources: a participant's graph never archives them.
+        // Only the owner's own Sources: a participant's graph never archives them. Per
+        // node: `eligible` Sources (old enough by event and by receipt, unarchived,
+        // unpinned) make the cluster; `mentioned_by` (every own Source) against the
+        // user's `corpus` decides whether the node is a shared anchor.
+        let older_than = micros(rules.older_than);
         let rows = sqlx::query(
-            "SELECT m.entity_key, m.user_id, count(*) AS sources
+            "WITH histories AS (SELECT user_id, count(*) AS sources FROM sources GROUP BY user_id)
+             SELECT m.entity_key, m.user_id,
+                    sum(s.state <> 'archived' AND s.pinned = 0
+                        AND coalesce(s.started_at, s.created_at) < $1 AND s.created_at < $1) AS eligible,
+                    count(*) AS mentioned_by, h.sources AS corpus
              FROM mentions m JOIN sources s ON s.entity_key = m.source_key AND s.user_id = m.user_id
              JOIN nodes n ON n.entity_key = m.entity_key
-             WHERE n.is_owner = 0 AND s.state <> 'archived' AND s.pinned = 0
-               AND coalesce(s.started_at, s.created_at) < $1
-             GROUP BY m.entity_key, m.user_id HAVING count(*) >= $2
-             ORDER BY sources DESC, m.entity_key LIMIT $3",
+             JOIN histories h ON h.user_id = m.user_id
+             WHERE n.is_owner = 0
+             GROUP BY m.entity_key, m.user_id, h.sources
+             HAVING eligible >= $2 AND (corpus < $4 OR mentioned_by <= $3 * corpus)
+             ORDER BY eligible DESC, m.entity_key LIMIT $5",
         )
-        .bind(micros(older_than))
-        .bind(min_sources as i64)
-        .bind(limit as i64)
+        .bind(older_than)
+        .bind(count_param(rules.min_sources))
+        .bind(rules.anchor_share)
+        .bind(count_param(rules.anchor_min_sources))
+        .bind(count_param(limit))
         .fetch_all(&self.pool)
         .await?;
         let mut out = Vec::with_capacity(rows.len());
@@ -161,11 +172,11 @@ impl SqliteGraph {
                 "SELECT s.entity_key, s.user_id, s.summary, coalesce(s.started_at, s.created_at) AS event_at
                  FROM mentions m JOIN sources s ON s.entity_key = m.source_key AND s.user_id = m.user_id
                  WHERE m.entity_key = $1 AND s.state <> 'archived' AND s.pinned = 0
-                   AND coalesce(s.started_at, s.created_at) < $2
+                   AND coalesce(s.started_at, s.created_at) < $2 AND s.created_at < $2
                  ORDER BY event_at, s.entity_key",
             )
             .bind(&entity_key)
-            .bind(micros(older_than))
+            .bind(older_than)
             .fetch_all(&self.pool)
             .await?;
             out.push(SourceCluster {
@@ -180,7 +191,7 @@ impl SqliteGraph {
     pub(super) async fn consolidate_sources_impl(
         &self,
         c: &EpisodicConsolidation,
-    ) -> GraphResult<()> {
+    ) -> GraphResult<usize> {
         let mut tx = self.begin().await?;
         let at = micros(c.at);
         let note_id = ids::note_id(&c.entity_key, SYSTEM_AUTHOR, None, &c.insight);
@@ -207,6 +218,7 @@ impl SqliteGraph {
                 .execute(&mut *tx)
                 .await?;
         }
+        let mut archived = 0;
         for source_key in &c.source_keys {
             sqlx::query(
                 "INSERT INTO derived_from (entity_key, source_key, user_id, created_at, note_id)
@@ -248,8 +260,14 @@ impl SqliteGraph {
                 at: c.at,
             };
             record_event(&mut tx, &event).await?;
+            archived += 1;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(archived)
     }
+}
+
+/// A count or limit as an SQLite integer; "no bound" (`usize::MAX`) stays the largest.
+fn count_param(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }

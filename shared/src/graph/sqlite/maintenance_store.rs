@@ -11,7 +11,7 @@ use crate::domain::{
 };
 use crate::graph::GraphResult;
 use crate::graph::maintenance::{
-    EpisodicConsolidation, MacroCandidateAnchor, MaintenanceStore, SourceCluster,
+    ClusterRules, EpisodicConsolidation, MacroCandidateAnchor, MaintenanceStore, SourceCluster,
     StorylineCandidateAnchor, StorylineRules,
 };
 
@@ -142,15 +142,13 @@ impl MaintenanceStore for SqliteGraph {
 
     async fn source_clusters(
         &self,
-        older_than: DateTime<Utc>,
-        min_sources: usize,
+        rules: &ClusterRules,
         limit: usize,
     ) -> GraphResult<Vec<SourceCluster>> {
-        self.source_clusters_impl(older_than, min_sources, limit)
-            .await
+        self.source_clusters_impl(rules, limit).await
     }
 
-    async fn consolidate_sources(&self, c: &EpisodicConsolidation) -> GraphResult<()> {
+    async fn consolidate_sources(&self, c: &EpisodicConsolidation) -> GraphResult<usize> {
         self.consolidate_sources_impl(c).await
     }
 

@@ -22,6 +22,7 @@ mod facts;
 mod hierarchy;
 mod lifecycle;
 mod maintenance_store;
+mod note_search;
 mod reads;
 mod search;
 mod sources;

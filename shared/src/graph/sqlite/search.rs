@@ -16,7 +16,7 @@ use super::storylines::storyline_from_row;
 use super::{SqliteGraph, micros, parse};
 use crate::domain::{
     Hit, LifecycleChange, MemoryKind, MemoryLifecycle, MemoryState, Neighbour, Relationship,
-    SearchScope, SourceMeta, SourceType, Storyline, Target,
+    SearchScope, SourceMeta, SourcePassage, SourceType, Storyline, Target,
 };
 use crate::graph::{GraphResult, LifecycleUpdate, ReadStore};
 
@@ -38,7 +38,10 @@ macro_rules! docs {
 
 macro_rules! vector_sql {
     ($($docs:tt)+) => {
-        concat!("SELECT d.key, d.embedding FROM ", docs!($($docs)+), " AND d.embedding IS NOT NULL")
+        concat!(
+            "SELECT d.key, d.embedding, d.passages FROM ", docs!($($docs)+),
+            " AND d.embedding IS NOT NULL"
+        )
     };
 }
 
@@ -117,9 +120,10 @@ macro_rules! source_meta {
     };
 }
 
-/// A candidate in the top-k heap: the worst on top, so it is the one replaced.
+/// A candidate in the top-k heap: the worst on top, so it is the one replaced. The
+/// passage that scored it rides along.
 #[derive(Debug, PartialEq)]
-struct Scored(f64, String);
+struct Scored(f64, String, Option<u32>);
 
 impl Eq for Scored {}
 
@@ -154,6 +158,20 @@ pub(crate) fn cosine_bytes(stored: &[u8], query: &[f32], query_norm: f64) -> Opt
     (norm > 0.0).then(|| dot / (norm.sqrt() * query_norm))
 }
 
+/// The best cosine among a Source's packed passage vectors (each the query's length)
+/// and its ordinal; `None` without a readable one.
+fn best_passage(packed: &[u8], query: &[f32], query_norm: f64) -> Option<(f64, u32)> {
+    let width = query.len() * 4;
+    if width == 0 || !packed.len().is_multiple_of(width) {
+        return None;
+    }
+    packed
+        .chunks_exact(width)
+        .enumerate()
+        .filter_map(|(i, v)| Some((cosine_bytes(v, query, query_norm)?, i as u32)))
+        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(&a.1)))
+}
+
 /// The scope's bind values: user, highest visibility, time range.
 fn scope_binds(scope: &SearchScope) -> (&str, i64, i64, i64) {
     (
@@ -175,7 +193,13 @@ fn fts_query(terms: &[String]) -> Option<String> {
     (!quoted.is_empty()).then(|| quoted.join(" OR "))
 }
 
-fn json(keys: &[String]) -> GraphResult<String> {
+/// The keys without repeats, first occurrence kept.
+fn distinct(keys: &[String]) -> Vec<&String> {
+    let mut seen = std::collections::HashSet::new();
+    keys.iter().filter(|k| seen.insert(*k)).collect()
+}
+
+fn json<T: serde::Serialize + ?Sized>(keys: &T) -> GraphResult<String> {
     Ok(serde_json::to_string(keys).map_err(anyhow::Error::from)?)
 }
 
@@ -225,20 +249,31 @@ impl ReadStore for SqliteGraph {
         let mut top: BinaryHeap<Scored> = BinaryHeap::with_capacity(limit + 1);
         while let Some(row) = rows.try_next().await? {
             let bytes: &[u8] = row.try_get("embedding")?;
-            let Some(score) = cosine_bytes(bytes, embedding, norm) else {
+            // Passages are read only when the summary's vector has the query's length:
+            // then every passage vector has it too.
+            let Some(summary) = cosine_bytes(bytes, embedding, norm) else {
                 continue;
             };
+            let passages: Option<&[u8]> = row.try_get("passages")?;
+            let (score, passage) = match passages.and_then(|p| best_passage(p, embedding, norm)) {
+                Some((best, ordinal)) if best > summary => (best, Some(ordinal)),
+                _ => (summary, None),
+            };
             if top.len() < limit {
-                top.push(Scored(score, row.try_get("key")?));
+                top.push(Scored(score, row.try_get("key")?, passage));
             } else if top.peek().is_some_and(|worst| score > worst.0) {
                 top.pop();
-                top.push(Scored(score, row.try_get("key")?));
+                top.push(Scored(score, row.try_get("key")?, passage));
             }
         }
         Ok(top
             .into_sorted_vec()
             .into_iter()
-            .map(|Scored(score, key)| Hit { key, score })
+            .map(|Scored(score, key, passage)| Hit {
+                key,
+                score,
+                passage,
+            })
             .collect())
     }
 
@@ -274,6 +309,7 @@ impl ReadStore for SqliteGraph {
                 Ok(Hit {
                     key: r.try_get("key")?,
                     score: r.try_get("score")?,
+                    passage: None,
                 })
             })
             .collect::<sqlx::Result<_>>()
@@ -316,6 +352,37 @@ impl ReadStore for SqliteGraph {
                     key: r.try_get("key")?,
                     score: r.try_get("score")?,
                     via,
+                })
+            })
+            .collect::<sqlx::Result<_>>()
+            .map_err(Into::into)
+    }
+
+    async fn search_notes(
+        &self,
+        scope: &SearchScope,
+        terms: &[String],
+        at: chrono::DateTime<chrono::Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<crate::domain::NoteHit>> {
+        self.search_notes_impl(scope, terms, at, limit).await
+    }
+
+    async fn passages(&self, source_keys: &[String]) -> GraphResult<Vec<SourcePassage>> {
+        let rows = sqlx::query(
+            "SELECT p.source_key, p.ordinal, p.text
+             FROM json_each($1) k JOIN source_passages p ON p.source_key = k.value
+             ORDER BY k.key, p.ordinal",
+        )
+        .bind(json(&distinct(source_keys))?)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(SourcePassage {
+                    source_key: r.try_get("source_key")?,
+                    ordinal: u32::try_from(r.try_get::<i64, _>("ordinal")?).unwrap_or(u32::MAX),
+                    text: r.try_get("text")?,
                 })
             })
             .collect::<sqlx::Result<_>>()
@@ -432,7 +499,7 @@ mod tests {
     fn the_heap_keeps_the_best() {
         let mut heap = BinaryHeap::new();
         for (s, k) in [(0.1, "a"), (0.9, "b"), (0.5, "c")] {
-            heap.push(Scored(s, k.into()));
+            heap.push(Scored(s, k.into(), None));
         }
         assert_eq!(heap.peek().unwrap().1, "a");
         let sorted: Vec<String> = heap.into_sorted_vec().into_iter().map(|s| s.1).collect();

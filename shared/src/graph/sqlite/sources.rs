@@ -113,6 +113,7 @@ impl SqliteGraph {
         p: &ProcessedContent,
         at: DateTime<Utc>,
     ) -> GraphResult<bool> {
+        let mut tx = self.begin().await?;
         let done = sqlx::query(
             "UPDATE sources SET content = $2, summary = $3, keywords = $4, tags = $5, embedding = $6,
                 processing_status = CASE WHEN processing_status = 'raw' THEN 'processed' ELSE processing_status END,
@@ -126,10 +127,33 @@ impl SqliteGraph {
         .bind(serde_json::to_string(&p.tags).map_err(anyhow::Error::from)?)
         .bind(encode_embedding(Some(&p.embedding)))
         .bind(micros(at))
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
-        Ok(done == 1)
+        if done != 1 {
+            return Ok(false);
+        }
+        sqlx::query("DELETE FROM source_passages WHERE source_key = $1")
+            .bind(key)
+            .execute(&mut *tx)
+            .await?;
+        for (ordinal, passage) in p.passages.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO source_passages (source_key, ordinal, text) VALUES ($1, $2, $3)",
+            )
+            .bind(key)
+            .bind(ordinal as i64)
+            .bind(&passage.text)
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query("UPDATE search_docs SET passages = $2 WHERE target = 'source' AND key = $1")
+            .bind(key)
+            .bind(pack_passages(&p.passages))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     pub(super) async fn record_processing_error_impl(
@@ -343,5 +367,18 @@ fn extraction_from_row(r: &SqliteRow) -> sqlx::Result<ExtractionRecord> {
         started_at: opt_time(r, "started_at")?,
         completed_at: opt_time(r, "completed_at")?,
         error: r.try_get("error")?,
+    })
+}
+
+/// The passages' vectors, one after another (`None` without passages). The vector scan
+/// reads them back in chunks of the query's length; a vector of another length makes
+/// the whole blob unreadable to it, so every passage of a Source is embedded by one
+/// model call.
+fn pack_passages(passages: &[crate::domain::Passage]) -> Option<Vec<u8>> {
+    (!passages.is_empty()).then(|| {
+        passages
+            .iter()
+            .flat_map(|p| p.embedding.iter().flat_map(|x| x.to_le_bytes()))
+            .collect()
     })
 }

@@ -1,13 +1,15 @@
 //! Maintenance (SPEC §4.2): description consolidation, note cleanup and episodic
 //! consolidation.
 
-use chrono::Duration;
+use chrono::{DateTime, Duration, Utc};
+use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::domain::{
-    Actor, LifecycleEvent, MemoryKind, MemoryState, NodeRef, Note, NoteLifetime, NoteTarget,
-    Relationship, SemanticNode, SourceBrief,
+    Actor, LifecycleEvent, MemoryKind, MemoryState, NodeRef, NodeUpsert, Note, NoteLifetime,
+    NoteTarget, ProcessedContent, Relationship, SemanticNode, SourceBrief,
 };
-use cosmo_shared::graph::maintenance::{EpisodicConsolidation, SourceCluster};
+use cosmo_shared::graph::maintenance::{ClusterRules, EpisodicConsolidation, SourceCluster};
 use cosmo_shared::graph::{GraphSnapshot, GraphStore};
+use serde_json::json;
 
 use super::super::support::*;
 
@@ -524,6 +526,11 @@ async fn sarah_cluster(g: &dyn GraphStore, u: &Users) -> (String, String, Vec<St
     (keys[1].clone(), keys[2].clone(), old)
 }
 
+/// Seed 001's cluster rule alone (no shared-anchor cut).
+fn seed_rule(older_than: DateTime<Utc>, min_sources: usize) -> ClusterRules {
+    ClusterRules::without_anchor_cut(older_than, min_sources)
+}
+
 fn sorted_cluster(mut c: SourceCluster) -> SourceCluster {
     c.sources.sort_by(|a, b| a.entity_key.cmp(&b.entity_key));
     c
@@ -542,7 +549,7 @@ pub async fn source_clusters_group_a_users_old_sources(store: &Store) {
     };
     let cutoff = t0() + days(10);
     let found: Vec<SourceCluster> = g
-        .source_clusters(cutoff, 3, 100)
+        .source_clusters(&seed_rule(cutoff, 3), 100)
         .await
         .unwrap()
         .into_iter()
@@ -555,7 +562,7 @@ pub async fn source_clusters_group_a_users_old_sources(store: &Store) {
          archived or other users' Sources"
     );
     let mut found: Vec<SourceCluster> = g
-        .source_clusters(cutoff, 2, 100)
+        .source_clusters(&seed_rule(cutoff, 2), 100)
         .await
         .unwrap()
         .into_iter()
@@ -569,16 +576,22 @@ pub async fn source_clusters_group_a_users_old_sources(store: &Store) {
     want.sort_by(|a, b| a.entity_key.cmp(&b.entity_key));
     assert_eq!(found, want, "at least 2 Sources: acme too");
     assert_eq!(
-        g.source_clusters(cutoff, 2, 1).await.unwrap().len(),
+        g.source_clusters(&seed_rule(cutoff, 2), 1)
+            .await
+            .unwrap()
+            .len(),
         1,
         "limit"
     );
     assert!(
-        g.source_clusters(cutoff, 4, 100).await.unwrap().is_empty(),
+        g.source_clusters(&seed_rule(cutoff, 4), 100)
+            .await
+            .unwrap()
+            .is_empty(),
         "nobody has 4 old Sources of their own"
     );
     assert!(
-        g.source_clusters(t0() + days(2), 3, 100)
+        g.source_clusters(&seed_rule(t0() + days(2), 3), 100)
             .await
             .unwrap()
             .is_empty(),
@@ -601,7 +614,11 @@ pub async fn consolidating_sources_archives_them_once(store: &Store) {
         source_keys: old.clone(),
         at,
     };
-    g.consolidate_sources(&c).await.unwrap();
+    assert_eq!(
+        g.consolidate_sources(&c).await.unwrap(),
+        3,
+        "three Sources archived"
+    );
 
     let after = node(g, &sarah).await;
     assert!(after.is_dirty, "the new note makes the node dirty");
@@ -669,7 +686,7 @@ pub async fn consolidating_sources_archives_them_once(store: &Store) {
         );
     }
     assert!(
-        g.source_clusters(t0() + days(10), 1, 100)
+        g.source_clusters(&seed_rule(t0() + days(10), 1), 100)
             .await
             .unwrap()
             .iter()
@@ -694,7 +711,11 @@ pub async fn consolidating_sources_archives_them_once(store: &Store) {
     for key in &old {
         events.push(g.lifecycle_events(key).await.unwrap());
     }
-    g.consolidate_sources(&c).await.unwrap();
+    assert_eq!(
+        g.consolidate_sources(&c).await.unwrap(),
+        0,
+        "none archived again"
+    );
     assert_eq!(
         GraphSnapshot::of_user(g, &u.alice).await.unwrap(),
         once,
@@ -704,4 +725,375 @@ pub async fn consolidating_sources_archives_them_once(store: &Store) {
         assert_eq!(&g.lifecycle_events(key).await.unwrap(), e, "events once");
     }
     assert_eq!(g.derived_sources(&sarah).await.unwrap(), derived);
+}
+
+// ---- received time, shared anchors, each Source once ----
+
+/// Like `extracted`, for a Source that happened at `happened` but reached Cosmo at
+/// `received` (a back-fill of history).
+async fn backfilled(
+    g: &dyn GraphStore,
+    user: &str,
+    text: &str,
+    happened: DateTime<Utc>,
+    received: DateTime<Utc>,
+    nodes: Vec<NodeUpsert>,
+) -> (String, Vec<String>) {
+    let body = json!({
+        "user_id": user, "source_type": "text-note", "started_at": happened.to_rfc3339(),
+        "raw_content": { "content": text },
+    });
+    let s = SourceInput::parse(body)
+        .unwrap()
+        .into_new_source(None, received);
+    g.create_source(&s).await.unwrap();
+    let processed = ProcessedContent {
+        content: text.to_owned(),
+        summary: format!("Summary of {text}"),
+        keywords: Vec::new(),
+        tags: Vec::new(),
+        embedding: vec![0.5, 0.5],
+        passages: Vec::new(),
+    };
+    assert!(
+        g.save_processed(&s.entity_key, &processed, received)
+            .await
+            .unwrap()
+    );
+    let out = g
+        .write_extraction(&write(&s, user, received, nodes))
+        .await
+        .unwrap();
+    (s.entity_key, out.node_keys)
+}
+
+fn keys_of_faded(found: &[(SourceBrief, Vec<String>)]) -> Vec<String> {
+    let mut keys: Vec<String> = found.iter().map(|(s, _)| s.entity_key.clone()).collect();
+    keys.sort();
+    keys
+}
+
+pub async fn back_filled_sources_wait_until_received_long_enough(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    // Five sessions about Sarah that happened in November, posted on day 20, and a
+    // faded one posted with them; a faded note that was posted when it happened.
+    let received = t0() + days(20);
+    let mut sessions = Vec::new();
+    let mut sarah = String::new();
+    for d in 0..5 {
+        let (key, nodes) = backfilled(
+            g,
+            &u.alice,
+            &format!("Sarah, session {d}."),
+            t0() + days(d),
+            received,
+            vec![person("Sarah Chen", 0.9)],
+        )
+        .await;
+        sessions.push(key);
+        sarah = nodes[0].clone();
+    }
+    let (faded_backfill, _) =
+        backfilled(g, &u.alice, "An old faded note.", t0(), received, vec![]).await;
+    fade(g, &faded_backfill, 0.1, false, MemoryState::Candidate).await;
+    let (faded_live, _) = extracted(g, &u.alice, "A faded live note.", t0(), vec![], |_| {}).await;
+    fade(g, &faded_live, 0.1, false, MemoryState::Candidate).await;
+
+    for (cutoff, why) in [
+        (
+            t0() + days(10),
+            "happened long ago, received after the cut-off",
+        ),
+        (received, "received exactly at the cut-off is not before it"),
+    ] {
+        assert!(
+            g.source_clusters(&seed_rule(cutoff, 5), 100)
+                .await
+                .unwrap()
+                .is_empty(),
+            "no cluster: {why}"
+        );
+        assert_eq!(
+            keys_of_faded(&g.faded_sources(cutoff, 0.2, 100).await.unwrap()),
+            vec![faded_live.clone()],
+            "only the faded Source received before the cut-off: {why}"
+        );
+    }
+
+    let later = received + Duration::seconds(1);
+    let found: Vec<SourceCluster> = g
+        .source_clusters(&seed_rule(later, 5), 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(sorted_cluster)
+        .collect();
+    let mut want = briefs_of(g, &sessions).await;
+    want.sort_by(|a, b| a.entity_key.cmp(&b.entity_key));
+    assert_eq!(
+        found,
+        vec![SourceCluster {
+            entity_key: sarah,
+            user_id: u.alice.clone(),
+            sources: want,
+        }],
+        "once received before the cut-off, the back-fill clusters"
+    );
+    let mut both = vec![faded_backfill, faded_live];
+    both.sort();
+    assert_eq!(
+        keys_of_faded(&g.faded_sources(later, 0.2, 100).await.unwrap()),
+        both
+    );
+}
+
+pub async fn shared_anchors_make_no_cluster(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    g.upsert_owner(&u.alice, "Alice Walker", t0())
+        .await
+        .unwrap();
+    // Twelve sessions of alice's conversation history with Melanie: both speak in every
+    // one; pottery comes up in the first six (exactly half), camping in the last seven.
+    let (mut sessions, mut melanie, mut pottery, mut camping) =
+        (Vec::new(), String::new(), String::new(), String::new());
+    for d in 0..12 {
+        let mut nodes = vec![person("Alice Walker", 1.0), person("Melanie Brooks", 0.9)];
+        if d < 6 {
+            nodes.push(concept("Pottery"));
+        }
+        if d >= 5 {
+            nodes.push(concept("Camping"));
+        }
+        let (key, n) = extracted(
+            g,
+            &u.alice,
+            &format!("Session {d} with Melanie."),
+            t0() + days(d),
+            nodes,
+            |_| {},
+        )
+        .await;
+        sessions.push(key);
+        if d == 5 {
+            (melanie, pottery, camping) = (n[1].clone(), n[2].clone(), n[3].clone());
+        }
+    }
+    // Neither bob's own Sources nor his team Source that alice's graph mentions pottery
+    // from are alice's: they count in no share of hers.
+    for d in 0..3 {
+        extracted(g, &u.bob, &format!("Bob's note {d}."), t0(), vec![], |_| {}).await;
+    }
+    let team = team_source(&u.bob, &[&*u.alice], "Pottery at bob's.", t0() + days(3));
+    g.create_source(&team).await.unwrap();
+    g.write_extraction(&write(
+        &team,
+        &u.alice,
+        t0() + days(3),
+        vec![concept("Pottery")],
+    ))
+    .await
+    .unwrap();
+
+    let cutoff = t0() + days(30);
+    let rules = ClusterRules {
+        older_than: cutoff,
+        min_sources: 5,
+        anchor_share: 0.5,
+        anchor_min_sources: 10,
+    };
+    let clusters = |rules: ClusterRules| async move {
+        g.source_clusters(&rules, 100)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.entity_key, c.sources.len()))
+            .collect::<Vec<_>>()
+    };
+    let pottery_only = vec![(pottery.clone(), 6)];
+    assert_eq!(
+        clusters(rules).await,
+        pottery_only,
+        "Melanie (12 of 12) and camping (7 of 12) are shared anchors; pottery (6 of 12) is \
+         not more than half"
+    );
+    let found = g.source_clusters(&rules, 100).await.unwrap();
+    let mut want = briefs_of(g, &sessions[..6]).await;
+    want.sort_by(|a, b| a.entity_key.cmp(&b.entity_key));
+    assert_eq!(
+        found.into_iter().map(sorted_cluster).collect::<Vec<_>>(),
+        vec![SourceCluster {
+            entity_key: pottery.clone(),
+            user_id: u.alice.clone(),
+            sources: want,
+        }],
+        "with alice's own Sources only"
+    );
+    assert_eq!(
+        clusters(seed_rule(cutoff, 5)).await,
+        vec![
+            (melanie.clone(), 12),
+            (camping.clone(), 7),
+            (pottery.clone(), 6)
+        ],
+        "the seed's rule alone: every one, biggest first"
+    );
+    assert_eq!(
+        clusters(ClusterRules {
+            anchor_min_sources: 13,
+            ..rules
+        })
+        .await,
+        clusters(seed_rule(cutoff, 5)).await,
+        "below the minimum history the cut does not apply"
+    );
+    assert_eq!(
+        clusters(ClusterRules {
+            anchor_min_sources: 12,
+            ..rules
+        })
+        .await,
+        pottery_only,
+        "at it, it does"
+    );
+    let mut wider = clusters(ClusterRules {
+        anchor_share: 0.6,
+        ..rules
+    })
+    .await;
+    wider.sort();
+    let mut want = vec![(camping.clone(), 7), (pottery.clone(), 6)];
+    want.sort();
+    assert_eq!(wider, want, "camping is 7 of 12, under 0.6");
+
+    // The share is of alice's whole history: archiving or pinning the late sessions
+    // leaves pottery 6 of 12 (not 6 of the 7 left), and Melanie an anchor.
+    for key in &sessions[8..] {
+        fade(g, key, 0.5, false, MemoryState::Archived).await;
+    }
+    fade(g, &sessions[7], 0.5, true, MemoryState::Active).await;
+    assert_eq!(clusters(rules).await, pottery_only);
+}
+
+pub async fn a_source_in_several_clusters_is_archived_and_counted_once(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    let both = || vec![person("Sarah Chen", 0.9), organization("Acme Corp")];
+    let (both_a, nodes) = extracted(g, &u.alice, "Sarah at Acme.", t0(), both(), |_| {}).await;
+    let (sarah, acme) = (nodes[0].clone(), nodes[1].clone());
+    let (both_b, _) = extracted(
+        g,
+        &u.alice,
+        "Sarah at Acme again.",
+        t0() + days(1),
+        both(),
+        |_| {},
+    )
+    .await;
+    let (sarah_only, _) = extracted(
+        g,
+        &u.alice,
+        "Sarah alone.",
+        t0() + days(2),
+        vec![person("Sarah Chen", 0.9)],
+        |_| {},
+    )
+    .await;
+    let (acme_only, _) = extracted(
+        g,
+        &u.alice,
+        "Acme alone.",
+        t0() + days(3),
+        vec![organization("Acme Corp")],
+        |_| {},
+    )
+    .await;
+    let (pinned, _) = extracted(
+        g,
+        &u.alice,
+        "Sarah, pinned.",
+        t0() + days(4),
+        vec![person("Sarah Chen", 0.9)],
+        |_| {},
+    )
+    .await;
+    fade(g, &pinned, 0.5, true, MemoryState::Active).await;
+
+    let at = t0() + days(30);
+    let insight = |entity_key: &str, text: &str, keys: &[&String]| EpisodicConsolidation {
+        entity_key: entity_key.to_owned(),
+        user_id: u.alice.clone(),
+        insight: text.to_owned(),
+        lifetime: NoteLifetime::Year,
+        source_keys: keys.iter().map(|k| (*k).clone()).collect(),
+        at,
+    };
+    let about_sarah = insight(
+        &sarah,
+        "Sarah keeps coming up.",
+        &[&both_a, &both_b, &sarah_only, &pinned],
+    );
+    let about_acme = insight(
+        &acme,
+        "Acme keeps coming up.",
+        &[&both_a, &both_b, &acme_only, &acme_only],
+    );
+    assert_eq!(
+        g.consolidate_sources(&about_sarah).await.unwrap(),
+        3,
+        "three archived; the pinned one stays"
+    );
+    assert_eq!(
+        g.consolidate_sources(&about_acme).await.unwrap(),
+        1,
+        "only the Acme-only Source is new, counted once though named twice"
+    );
+
+    let sorted = |keys: &[&String]| {
+        let mut v: Vec<String> = keys.iter().map(|k| (*k).clone()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        g.derived_sources(&sarah).await.unwrap(),
+        sorted(&[&both_a, &both_b, &sarah_only, &pinned]),
+        "provenance from each node it concerns"
+    );
+    assert_eq!(
+        g.derived_sources(&acme).await.unwrap(),
+        sorted(&[&both_a, &both_b, &acme_only])
+    );
+    for (node_key, text) in [(&sarah, &about_sarah.insight), (&acme, &about_acme.insight)] {
+        assert!(
+            node(g, node_key)
+                .await
+                .notes
+                .iter()
+                .any(|n| &n.text == text),
+            "each node has its insight"
+        );
+    }
+    for key in [&both_a, &both_b, &sarah_only, &acme_only] {
+        let events = g.lifecycle_events(key).await.unwrap();
+        assert_eq!(
+            events
+                .iter()
+                .map(|e| (e.new_state, e.reason.as_str()))
+                .collect::<Vec<_>>(),
+            vec![(MemoryState::Archived, "consolidated")],
+            "archived once: {key}"
+        );
+    }
+    let kept = g.source(&pinned).await.unwrap().unwrap();
+    assert_eq!(
+        (kept.lifecycle.state, kept.lifecycle.pinned),
+        (MemoryState::Active, true)
+    );
+    assert!(g.lifecycle_events(&pinned).await.unwrap().is_empty());
+
+    for c in [&about_sarah, &about_acme] {
+        assert_eq!(
+            g.consolidate_sources(c).await.unwrap(),
+            0,
+            "a repeat archives nothing"
+        );
+    }
 }

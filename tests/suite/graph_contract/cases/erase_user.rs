@@ -24,6 +24,11 @@ pub async fn assert_nowhere(g: &dyn GraphStore, user: &str, w: &World, word: &st
             .unwrap();
         assert!(hits.is_empty(), "{target}s still match {word:?}: {hits:?}");
     }
+    let notes = g
+        .search_notes(&scope, &[word.to_owned()], t0(), 100)
+        .await
+        .unwrap();
+    assert!(notes.is_empty(), "notes still match {word:?}: {notes:?}");
     let snapshot = GraphSnapshot::of_user(g, user).await.unwrap();
     let all = FactFilter {
         include_inactive: true,

@@ -88,6 +88,7 @@ pub async fn processing_fields_and_errors(store: &Store) {
         keywords: vec!["note".into(), "short".into()],
         tags: vec!["personal".into(), "text-note".into(), "memo".into()],
         embedding: vec![0.25, -0.5, 1.0],
+        passages: Vec::new(),
     };
     assert!(
         g.save_processed(key, &processed, t0() + days(2))
@@ -125,6 +126,7 @@ pub async fn stuck_sources_are_found(store: &Store) {
         keywords: vec![],
         tags: vec![],
         embedding: vec![1.0],
+        passages: Vec::new(),
     };
     g.save_processed(&done.entity_key, &processed, t0())
         .await

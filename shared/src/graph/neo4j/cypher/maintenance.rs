@@ -65,7 +65,13 @@ pub const FADED_SOURCES: Statement = statement!(
 );
 pub const SOURCE_CLUSTERS: Statement = statement!(
     "episodic/source_clusters.cypher",
-    [older_than, min_sources, limit]
+    [
+        older_than,
+        min_sources,
+        anchor_share,
+        anchor_min_sources,
+        limit
+    ]
 );
 pub const INSIGHT_NOTE: Statement = statement!(
     "episodic/insight_note.cypher",

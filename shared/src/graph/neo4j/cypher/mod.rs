@@ -12,6 +12,7 @@ pub mod extraction;
 pub mod facts;
 pub mod lifecycle;
 pub mod maintenance;
+pub mod notes;
 pub mod owner;
 pub mod reads;
 pub mod schema;
@@ -66,6 +67,7 @@ pub fn all() -> Vec<&'static Statement> {
         lifecycle::ALL,
         maintenance::ALL,
         search::ALL,
+        notes::ALL,
         facts::ALL,
         erasure::ALL,
     ] {

@@ -12,6 +12,7 @@ pub const RELATIONSHIPS_FOR_USER: Statement = statement!(
 );
 pub const MENTIONS_FOR_USER: Statement = statement!("reads/mentions_for_user.cypher", [user_id]);
 pub const SOURCE_METAS: Statement = statement!("reads/source_metas.cypher", [keys]);
+pub const PASSAGES: Statement = statement!("reads/passages.cypher", [source_keys]);
 pub const NODE_SOURCES: Statement = statement!("reads/node_sources.cypher", [entity_key, limit]);
 pub const STORYLINES_ABOUT: Statement = statement!("reads/storylines_about.cypher", [anchor_key]);
 pub const RELATIONSHIPS_OF: Statement =
@@ -23,6 +24,7 @@ pub const ALL: &[&Statement] = &[
     &RELATIONSHIPS_FOR_USER,
     &MENTIONS_FOR_USER,
     &SOURCE_METAS,
+    &PASSAGES,
     &NODE_SOURCES,
     &STORYLINES_ABOUT,
     &RELATIONSHIPS_OF,

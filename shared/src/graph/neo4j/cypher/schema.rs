@@ -18,6 +18,7 @@ pub const RELATES_REL_KEY: Statement = statement!("schema/relates_rel_key.cypher
 pub const LIFECYCLE_EVENT_ID: Statement = statement!("schema/lifecycle_event_id.cypher", []);
 pub const FACT_ID: Statement = statement!("schema/fact_id.cypher", []);
 pub const FACT_LOCK_USER: Statement = statement!("schema/fact_lock_user.cypher", []);
+pub const PASSAGE_KEY: Statement = statement!("schema/passage_key.cypher", []);
 
 // Range indexes the queries need.
 pub const SOURCE_USER: Statement = statement!("schema/source_user.cypher", []);
@@ -51,6 +52,8 @@ pub const SEMANTIC_TEXT: Statement = statement!("schema/semantic_text.cypher", [
 pub const STORYLINE_TEXT: Statement = statement!("schema/storyline_text.cypher", []);
 pub const MACRO_TEXT: Statement = statement!("schema/macro_text.cypher", []);
 pub const FACT_TEXT: Statement = statement!("schema/fact_text.cypher", []);
+pub const SEMANTIC_NOTE_TEXT: Statement = statement!("schema/semantic_note_text.cypher", []);
+pub const RELATES_NOTE_TEXT: Statement = statement!("schema/relates_note_text.cypher", []);
 
 // Vector indexes (cosine), one per embedding; their dimension is substituted at run time.
 pub const SOURCE_EMBEDDING: Statement = statement!("schema/source_embedding.cypher", []);
@@ -79,6 +82,7 @@ pub const ALL: &[&Statement] = &[
     &LIFECYCLE_EVENT_ID,
     &FACT_ID,
     &FACT_LOCK_USER,
+    &PASSAGE_KEY,
     &SOURCE_USER,
     &SOURCE_STATUS,
     &SOURCE_STATE,
@@ -107,6 +111,8 @@ pub const ALL: &[&Statement] = &[
     &STORYLINE_TEXT,
     &MACRO_TEXT,
     &FACT_TEXT,
+    &SEMANTIC_NOTE_TEXT,
+    &RELATES_NOTE_TEXT,
     &SOURCE_EMBEDDING,
     &PERSON_EMBEDDING,
     &CONCEPT_EMBEDDING,

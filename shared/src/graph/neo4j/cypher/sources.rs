@@ -40,6 +40,11 @@ pub const SAVE_PROCESSED: Statement = statement!(
     "sources/save_processed.cypher",
     [entity_key, content, summary, keywords, tags, embedding, at]
 );
+pub const SAVE_PASSAGES: Statement = statement!(
+    "sources/save_passages.cypher",
+    [entity_key, rows],
+    rows: [ordinal, text, embedding]
+);
 pub const RECORD_PROCESSING_ERROR: Statement = statement!(
     "sources/record_processing_error.cypher",
     [entity_key, error, at]
@@ -52,6 +57,7 @@ pub const ALL: &[&Statement] = &[
     &FOR_USER,
     &MARK_PROCESSING_STARTED,
     &SAVE_PROCESSED,
+    &SAVE_PASSAGES,
     &RECORD_PROCESSING_ERROR,
     &STUCK,
 ];

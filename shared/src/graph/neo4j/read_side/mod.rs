@@ -2,6 +2,7 @@
 //! [`ErasureStore`], each method forwarding to the module that owns it:
 //!
 //! * `search` — the three signals of hybrid retrieval (`cypher/search/`),
+//! * `notes` — note search (`cypher/notes/`), with the Porter stemmer in `porter`,
 //! * `views` — Source metadata, a node's Sources and Storylines, links around nodes,
 //! * `memory` — one memory's lifecycle and atomic read-decide-write updates,
 //! * `facts` — fact writes, under a per-user write lock; `fact_reads` — fact reads,
@@ -16,8 +17,8 @@ use chrono::{DateTime, Utc};
 use super::Neo4jGraph;
 use crate::domain::{
     Erasure, Fact, FactExplanation, FactFilter, FactWrite, Hit, LifecycleChange, MemoryKind,
-    MemoryLifecycle, Neighbour, NewFact, Relationship, SearchScope, SourceMeta, Storyline, Target,
-    Weakness,
+    MemoryLifecycle, Neighbour, NewFact, NoteHit, Relationship, SearchScope, SourceMeta,
+    SourcePassage, Storyline, Target, Weakness,
 };
 use crate::graph::{ErasureStore, FactStore, GraphResult, LifecycleUpdate, ReadStore};
 
@@ -27,6 +28,8 @@ mod erasure;
 mod fact_reads;
 pub(super) mod facts;
 mod memory;
+mod notes;
+mod porter;
 mod search;
 mod views;
 
@@ -69,6 +72,20 @@ impl ReadStore for Neo4jGraph {
         limit: usize,
     ) -> GraphResult<Vec<Neighbour>> {
         self.neighbours_impl(scope, target, seeds, limit).await
+    }
+
+    async fn search_notes(
+        &self,
+        scope: &SearchScope,
+        terms: &[String],
+        at: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<NoteHit>> {
+        self.search_notes_impl(scope, terms, at, limit).await
+    }
+
+    async fn passages(&self, source_keys: &[String]) -> GraphResult<Vec<SourcePassage>> {
+        self.passages_impl(source_keys).await
     }
 
     async fn source_metas(&self, keys: &[String]) -> GraphResult<Vec<SourceMeta>> {

@@ -16,7 +16,7 @@
 use neo4rs::{BoltType, Row};
 
 use super::super::Neo4jGraph;
-use super::super::bolt::{column, embedding, int, list, opt, strings_column};
+use super::super::bolt::{column, embedding, int, int_column, list, opt, strings_column};
 use super::super::cypher::{Bind, Statement, search as sx};
 use super::super::hierarchy::required;
 use super::distinct;
@@ -152,6 +152,16 @@ fn hit(row: &Row) -> GraphResult<Hit> {
     Ok(Hit {
         key: required(row, "key")?,
         score: float_column(row, "score")?,
+        passage: None,
+    })
+}
+
+/// A vector hit over Sources: `ordinal` names the best passage, -1 the summary.
+fn source_hit(row: &Row) -> GraphResult<Hit> {
+    let ordinal = int_column(row, "ordinal")?;
+    Ok(Hit {
+        passage: u32::try_from(ordinal).ok(),
+        ..hit(row)?
     })
 }
 
@@ -177,7 +187,12 @@ impl Neo4jGraph {
             .p("norm", norm)
             .p("candidates", int(limit.saturating_add(CANDIDATE_MARGIN)))
             .p("limit", int(limit));
-        self.rows(q.query()?).await?.iter().map(hit).collect()
+        let decode = if target == Target::Source {
+            source_hit
+        } else {
+            hit
+        };
+        self.rows(q.query()?).await?.iter().map(decode).collect()
     }
 
     pub(super) async fn text_search_impl(

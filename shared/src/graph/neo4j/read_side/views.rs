@@ -2,10 +2,11 @@
 //! Sources mentioning a node, the Storylines about it, the links around nodes. Rows are
 //! put in the SQLite store's order here too, so it holds whatever the planner does.
 
-use super::super::bolt::{Props, int, list};
+use super::super::bolt::{Props, int, int_column, list};
+use super::super::hierarchy::required;
 use super::super::{Neo4jGraph, decode};
 use super::distinct;
-use crate::domain::{Relationship, SourceMeta, Storyline};
+use crate::domain::{Relationship, SourceMeta, SourcePassage, Storyline};
 use crate::graph::GraphResult;
 use crate::graph::neo4j::cypher::reads;
 
@@ -33,6 +34,29 @@ impl Neo4jGraph {
         // In the given order (a key given twice counts where it comes first).
         metas.sort_by_key(|m| keys.iter().position(|k| *k == m.entity_key));
         Ok(metas)
+    }
+
+    pub(super) async fn passages_impl(
+        &self,
+        source_keys: &[String],
+    ) -> GraphResult<Vec<SourcePassage>> {
+        if source_keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let q = reads::PASSAGES
+            .bind()
+            .p("source_keys", list(distinct(source_keys)));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(SourcePassage {
+                    source_key: required(r, "source_key")?,
+                    ordinal: u32::try_from(int_column(r, "ordinal")?).unwrap_or(u32::MAX),
+                    text: required(r, "text")?,
+                })
+            })
+            .collect()
     }
 
     pub(super) async fn relationships_of_impl(
