@@ -3,9 +3,9 @@
 use std::time::{Duration as StdDuration, Instant};
 
 use chrono::{DateTime, Duration, Utc};
-use cosmo_shared::domain::ProcessedContent;
 use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::domain::input::read::ExploreInput;
+use cosmo_shared::domain::{Passage, ProcessedContent};
 use cosmo_shared::retrieval;
 use cosmo_tests::stores;
 use serde_json::json;
@@ -33,11 +33,16 @@ pub async fn run(sources: usize, queries: usize) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("{e:?}"))?
             .into_new_source(None, at);
             svc.graph.create_source(&new).await?;
+            // Short content is one passage, as process-source would store it.
             let processed = ProcessedContent {
                 content: text.clone(),
                 summary: text.clone(),
                 keywords: Vec::new(),
                 tags: Vec::new(),
+                passages: vec![Passage {
+                    text: text.clone(),
+                    embedding: embedding.clone(),
+                }],
                 embedding,
             };
             svc.graph

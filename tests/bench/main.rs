@@ -10,6 +10,8 @@
 //! * `decay`, `promotion` — maintenance jobs over 10⁴–10⁶ nodes, time and peak memory
 //!   (`decay.rs`, `promotion.rs`);
 //! * `explore` — retrieval latency over one user's Sources (`explore.rs`);
+//! * `retrieval` — retrieval quality over a generated multi-session chat corpus,
+//!   against a BM25 baseline (`retrieval.rs`, `cosmo_tests::conversations`);
 //! * `pickup` — enqueue → start between processes (`pickup.rs`).
 //!
 //! Benchmarks that start processes use the binaries next to `cosmo-bench` (the same
@@ -29,6 +31,7 @@ mod pickup;
 mod pipeline;
 mod promotion;
 mod report;
+mod retrieval;
 mod sections;
 mod text;
 
@@ -89,6 +92,8 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         queries: usize,
     },
+    /// Retrieval quality (recall@k, MRR) of explore vs BM25 over generated chats.
+    Retrieval(retrieval::Args),
     /// Latency from enqueue to a `workers` process starting the job.
     Pickup {
         #[arg(long, default_value_t = 200)]
@@ -96,6 +101,9 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Queue::Sqlite)]
         queue: Queue,
     },
+    /// Prints the all-MiniLM-L6-v2 folder, fetching it once (run by `retrieval`).
+    #[command(hide = true)]
+    MinilmDir,
     /// Seeds a graph of N nodes into the embedded store in `dir` (run by `decay` and
     /// `promotion` in a child process).
     #[command(hide = true)]
@@ -147,6 +155,8 @@ async fn main() -> anyhow::Result<()> {
         Command::Decay { nodes } => decay::run(nodes).await,
         Command::Promotion { nodes } => promotion::run(nodes).await,
         Command::Explore { sources, queries } => explore::run(sources, queries).await,
+        Command::Retrieval(args) => retrieval::run(args).await,
+        Command::MinilmDir => retrieval::print_model_dir(),
         Command::Pickup { jobs, queue } => pickup::run(jobs, queue).await,
         Command::Seed { graph, nodes, dir } => match graph {
             Graph::Decay => decay::seed(nodes, &dir).await,

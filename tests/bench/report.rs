@@ -60,6 +60,16 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
     for &s in sources {
         runs.push(vec!["explore", "--sources", s, "--queries", queries]);
     }
+    let size = if quick { "quick" } else { "full" };
+    for embeddings in ["offline", "local"] {
+        runs.push(vec![
+            "retrieval",
+            "--size",
+            size,
+            "--embeddings",
+            embeddings,
+        ]);
+    }
     for queue in ["sqlite", "postgres"] {
         runs.push(vec![
             "pickup",

@@ -277,3 +277,138 @@ later (see [docs/queue.md](docs/queue.md#pickup-listennotify-on-postgresql-polli
 ",
     );
 }
+
+pub fn retrieval(d: &mut String, rows: &[Row], categories: &[Row], runs: &[Row]) {
+    // Only the default configuration is published; `--config` runs are for tuning.
+    let default = |r: &&Row| r.get("config").is_none_or(|c| c == "default" || c == "-");
+    let find = |system: &str, embeddings: &str, order: &str| {
+        rows.iter().filter(default).find(|r| {
+            s(r, "system") == system
+                && (system == "bm25" || s(r, "embeddings") == embeddings)
+                && s(r, "order") == order
+        })
+    };
+    let run = runs
+        .iter()
+        .find(|r| s(r, "embeddings") == "offline")
+        .or(runs.first());
+    let per_conversation = run.map_or(f64::NAN, |r| f(r, "sessions") / f(r, "conversations"));
+    let _ = write!(
+        d,
+        "
+## Retrieval quality: `explore` against BM25 on long chats
+
+```sh
+./target/release/cosmo-bench retrieval --size full   # --embeddings local, --config FILE.toml, --keep DIR, --dump FILE
+```
+
+A generated corpus (`tests/src/conversations/`, fixed seed) shaped like long-conversation
+memory benchmarks: {conversations} conversations between two friends, {sessions} dated chat sessions
+(about {per} per conversation, days to weeks apart, about 2,000 characters each), {questions}
+questions. Each session is casual chat (greetings with both names, small talk, reactions,
+asking after earlier news) around 2–4 planted events from a library of about a hundred
+templates; most events belong to recurring themes told over several sessions (a dog
+adopted, then sick, then in training), so a topic word or a name rarely singles out a
+session. Questions name the speaker and are worded apart from the chat (*single-hop*),
+ask when something happened (*temporal*), gather two to four sessions (*multi-hop*) or a
+whole theme (*open*). Each conversation is ingested for its first speaker (both are
+participants) through `process-source` and `extract-entities` with the offline model, as
+a back-fill the morning after its last session; then every question is an `explore`
+call (granularity 1, limit 10) as that user, and a hit is a Source of an evidence
+session. **BM25** (Okapi, k1 = 1.2, b = 0.75, lower-cased alphanumeric tokens, no
+stemming or stopwords) ranks the same conversation's raw session transcripts, the search
+space Cosmo has. Recall@k is the share of a question's evidence sessions in the top k,
+MRR the reciprocal rank of the first one within the top 10, both averaged over
+questions. *Reverse order* asks the questions last to first on a fresh copy of the
+store (explore records accesses, which feed later rankings); *after a week* asks again
+on the forward store after every maintenance job ran at each of its scheduled slots for
+seven nights (by the end of it, {archived} of the {sessions} session Sources were archived, out of
+default retrieval).
+
+| system | recall@5 | recall@10 | MRR | explore p50 | explore p95 | reverse order recall@10 | recall@10 after a week of nightly jobs |
+|---|---:|---:|---:|---:|---:|---:|---:|
+",
+        conversations = run.map_or("?", |r| s(r, "conversations")),
+        sessions = run.map_or("?".into(), |r| int(s(r, "sessions"))),
+        questions = run.map_or("?".into(), |r| int(s(r, "questions"))),
+        archived = run.map_or("?".into(), |r| int(s(r, "week_sources_archived"))),
+        per = num(per_conversation, 0),
+    );
+    let recall10 = |r: Option<&Row>| r.map_or("–".to_owned(), |r| num(f(r, "recall_at_10"), 3));
+    let mut systems = Vec::new();
+    if let Some(r) = find("bm25", "", "any") {
+        systems.push(("BM25 baseline", "bm25", ""));
+        let _ = writeln!(
+            d,
+            "| BM25 baseline | {} | {} | {} | – | – | (no state) | (no state) |",
+            num(f(r, "recall_at_5"), 3),
+            num(f(r, "recall_at_10"), 3),
+            num(f(r, "mrr"), 3),
+        );
+    }
+    for (label, embeddings) in [
+        ("Cosmo, default (offline embeddings)", "offline"),
+        ("Cosmo, local embeddings (all-MiniLM-L6-v2)", "local"),
+    ] {
+        let Some(r) = find("cosmo", embeddings, "forward") else {
+            let _ = writeln!(d, "| {label} | not run | | | | | | |");
+            continue;
+        };
+        systems.push((label, "cosmo", embeddings));
+        let _ = writeln!(
+            d,
+            "| {label} | {} | {} | {} | {} | {} | {} | {} |",
+            num(f(r, "recall_at_5"), 3),
+            num(f(r, "recall_at_10"), 3),
+            num(f(r, "mrr"), 3),
+            ms(f(r, "p50_ms")),
+            ms(f(r, "p95_ms")),
+            recall10(find("cosmo", embeddings, "reverse")),
+            recall10(find("cosmo", embeddings, "after_week")),
+        );
+    }
+    d.push_str(
+        "\nRecall@10 by question category (forward order; questions in brackets):\n\n| system |",
+    );
+    let count = |category: &str| {
+        categories
+            .iter()
+            .find(|r| s(r, "system") == "bm25" && s(r, "category") == category)
+            .map_or("?", |r| s(r, "questions"))
+    };
+    let names = ["single-hop", "temporal", "multi-hop", "open"];
+    for c in names {
+        let _ = write!(d, " {c} ({}) |", count(c));
+    }
+    d.push_str("\n|---|---:|---:|---:|---:|\n");
+    for (label, system, embeddings) in systems {
+        let _ = write!(d, "| {label} |");
+        for c in names {
+            let row = categories.iter().filter(default).find(|r| {
+                s(r, "system") == system
+                    && (system == "bm25" || s(r, "embeddings") == embeddings)
+                    && (system == "bm25" || s(r, "order") == "forward")
+                    && s(r, "category") == c
+            });
+            let _ = write!(d, " {} |", recall10(row));
+        }
+        d.push('\n');
+    }
+    let _ = write!(
+        d,
+        "
+How to read: with {per} sessions per conversation, ten guesses at random already find
+about {chance} % of the evidence, so compare the systems with each other, not with 1.0. BM25
+is the floor a memory system should clear: it has nothing but the words. A Cosmo figure
+below it means the signals and the fusion lose sessions that the raw words find (the
+run's `--dump FILE` writes each question with its evidence, Cosmo's top 10 with `why`,
+and BM25's top 10); the reverse-order figure should equal the forward one if past
+retrievals do not distort later ones, and the after-a-week figure should not drop if
+maintenance keeps what it consolidates findable. `--config FILE.toml` (merged over the
+test settings, e.g. `[retrieval]`) and `--keep DIR` (ingest once, then reuse the store)
+make tuning runs quick.
+",
+        per = num(per_conversation, 0),
+        chance = num((1000.0 / per_conversation).min(100.0), 0),
+    );
+}

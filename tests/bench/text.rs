@@ -164,6 +164,12 @@ share its cores, and the load generator competes with what it measures.
     sections::decay(&mut d, &rows("decay"));
     sections::promotion(&mut d, &rows("promotion"));
     sections::explore(&mut d, &rows("explore"));
+    sections::retrieval(
+        &mut d,
+        &rows("retrieval"),
+        &rows("retrieval_category"),
+        &rows("retrieval_run"),
+    );
     sections::pickup(&mut d, &rows("pickup"));
     d
 }

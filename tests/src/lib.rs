@@ -5,6 +5,7 @@
 //! sample Sources of every type, the local embedding model's files, a Prometheus scrape
 //! parser, an OTLP collector stand-in, and MCP clients.
 
+pub mod conversations;
 pub mod fixtures;
 pub mod http;
 pub mod mcp;

@@ -2,6 +2,7 @@
 //! in-process, and end-to-end tests of the real binaries.
 
 mod admin;
+mod backfill;
 mod cli;
 mod e2e;
 mod graph_contract;
@@ -15,4 +16,5 @@ mod openapi;
 mod pipeline;
 mod queue_contract;
 mod read_side;
+mod retrieval_quality;
 mod scheduling;

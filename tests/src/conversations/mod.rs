@@ -1,0 +1,210 @@
+//! A generated corpus of long two-person chats with questions about them, a BM25
+//! baseline, and the harness that ingests the chats into Cosmo and scores what `explore`
+//! finds: the `cosmo-bench retrieval` benchmark (`tests/bench/retrieval.rs`).
+//!
+//! **What it generates.** Conversations between two friends (distinct first and last
+//! names; many speakers overall), each a series of dated sessions days to weeks apart in
+//! 2023–2024, every session a casual chat of 12–30 turns and roughly 1,500–4,000
+//! characters: greetings with each other's names, small talk, reactions ("that's
+//! awesome!"), questions back, follow-ups about earlier sessions ("how's Biscuit
+//! doing?"), goodbyes, the odd typo or all-lower-case line. Into each session go 2–4
+//! *events* of either speaker (adopting a rescue dog, starting pottery classes, a trip
+//! to Lisbon with a sister, a promotion, a son's broken arm …), drawn from a library of
+//! about a hundred event templates (`templates/`) with slots (pets, relatives, places,
+//! brands, books, bands …) and several phrasings each. Most events belong to *arcs*:
+//! the dog is adopted in one session, swallows a sock in another, starts training in a
+//! third, so "dog" alone does not identify a session.
+//!
+//! **The questions** (about 6–8 per session) each name the speaker they are about and
+//! carry their evidence sessions and a category:
+//! * *single-hop*: a fact of one session, asked in other words than the chat used
+//!   ("a scruffy rescue pup called Biscuit" → "What is the name of Maya's dog?"); some
+//!   share a distinctive word with the evidence, many share almost none;
+//! * *temporal*: when something happened; the evidence is the session it happened in;
+//! * *multi-hop*: two to four sessions, either the same kind of event across arcs
+//!   ("What pets does Maya have?") or two steps of one arc ("What happened with Maya's
+//!   dog after the adoption?");
+//! * *open*: how a recurring theme went, with every session of the arc as evidence.
+//!
+//! **Why this shape.** It mirrors long-conversation memory benchmarks (LoCoMo-like: ~10
+//! conversations of ~27 sessions of ~3,000 characters, ~2,000 questions scored by the
+//! recall of evidence sessions) without copying any of them: both names are in every
+//! session, filler is shared by all sessions, themes recur, and questions paraphrase,
+//! so neither a speaker's name nor a topic word finds the session on its own. Everything
+//! is generated from a fixed seed ([`generate`]): the same size always yields the same
+//! corpus.
+
+use chrono::{DateTime, Utc};
+use serde_json::json;
+
+pub mod bm25;
+mod chat;
+mod generate;
+mod questions;
+pub mod run;
+mod score;
+pub mod store;
+mod templates;
+#[cfg(test)]
+mod tests;
+mod vocab;
+
+pub use generate::generate;
+pub use score::{CategoryScores, Scores};
+
+/// How big a corpus to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Size {
+    /// 3 conversations × 20 sessions, a few hundred questions: a smoke run (CI).
+    Quick,
+    /// 12 conversations × 20–30 sessions, about 2,000 questions.
+    Full,
+}
+
+impl Size {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Quick => "quick",
+            Self::Full => "full",
+        }
+    }
+}
+
+/// The generated corpus: conversations with their sessions and questions.
+#[derive(Debug, Clone)]
+pub struct Corpus {
+    pub size: Size,
+    pub conversations: Vec<Conversation>,
+}
+
+impl Corpus {
+    /// Every question with its conversation, in the generated order: conversation by
+    /// conversation, each as its sessions unfold (by the last evidence session).
+    pub fn questions(&self) -> Vec<(&Conversation, &Question)> {
+        self.conversations
+            .iter()
+            .flat_map(|c| c.questions.iter().map(move |q| (c, q)))
+            .collect()
+    }
+
+    pub fn sessions(&self) -> usize {
+        self.conversations.iter().map(|c| c.sessions.len()).sum()
+    }
+
+    /// The latest session date of the corpus.
+    pub fn last_session_at(&self) -> DateTime<Utc> {
+        self.conversations
+            .iter()
+            .flat_map(|c| c.sessions.iter().map(|s| s.started_at))
+            .max()
+            .unwrap_or_default()
+    }
+}
+
+/// One side of a conversation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Speaker {
+    pub first: String,
+    pub last: String,
+    pub female: bool,
+}
+
+impl Speaker {
+    pub fn full_name(&self) -> String {
+        format!("{} {}", self.first, self.last)
+    }
+
+    /// The Cosmo user id: the full name, lower case, words joined by `-`.
+    pub fn user_id(&self) -> String {
+        self.full_name().to_lowercase().replace(' ', "-")
+    }
+}
+
+/// Two friends' chats over months.
+#[derive(Debug, Clone)]
+pub struct Conversation {
+    pub index: usize,
+    /// The owner of the memory: every session is posted for this speaker.
+    pub a: Speaker,
+    pub b: Speaker,
+    pub sessions: Vec<Session>,
+    pub questions: Vec<Question>,
+}
+
+/// One dated chat.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub index: usize,
+    pub started_at: DateTime<Utc>,
+    pub turns: Vec<Turn>,
+    /// The planted events, one line each (for error analysis).
+    pub events: Vec<String>,
+}
+
+impl Session {
+    /// The transcript as Cosmo's `conversation` raw content: JSONL of `{speaker, text}`.
+    pub fn jsonl(&self) -> String {
+        self.turns
+            .iter()
+            .map(|t| json!({ "speaker": t.speaker, "text": t.text }).to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The transcript as plain text, `Speaker Name: text` per turn.
+    pub fn text(&self) -> String {
+        self.turns
+            .iter()
+            .map(|t| format!("{}: {}", t.speaker, t.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    pub fn chars(&self) -> usize {
+        self.turns.iter().map(|t| t.text.chars().count()).sum()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    /// The speaker's full name.
+    pub speaker: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    SingleHop,
+    Temporal,
+    MultiHop,
+    Open,
+}
+
+impl Category {
+    pub const ALL: [Category; 4] = [
+        Category::SingleHop,
+        Category::Temporal,
+        Category::MultiHop,
+        Category::Open,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::SingleHop => "single-hop",
+            Self::Temporal => "temporal",
+            Self::MultiHop => "multi-hop",
+            Self::Open => "open",
+        }
+    }
+}
+
+/// A question about one speaker of one conversation.
+#[derive(Debug, Clone)]
+pub struct Question {
+    pub text: String,
+    /// The expected answer (for reading the dump; nothing scores it).
+    pub answer: String,
+    pub category: Category,
+    /// Indexes of the sessions that hold the answer, ascending.
+    pub evidence: Vec<usize>,
+}

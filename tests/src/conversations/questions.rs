@@ -1,0 +1,132 @@
+//! The questions of a conversation and their evidence: single-hop and temporal ones per
+//! event, multi-hop ones over two steps of an arc or over events of one kind, open ones
+//! over a whole arc.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Utc};
+use rand::Rng;
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+
+use super::generate::{Instance, Slots, speaker_slots};
+use super::templates::Group;
+use super::vocab::render;
+use super::{Category, Question, Speaker};
+
+pub(super) fn questions(
+    rng: &mut StdRng,
+    speakers: &[Speaker; 2],
+    instances: &[Instance],
+    dates: &[DateTime<Utc>],
+) -> Vec<Question> {
+    let mut out = Vec::new();
+    let mut push =
+        |text: &str, answer: String, category, mut evidence: Vec<usize>, slots: &Slots| {
+            evidence.sort_unstable();
+            evidence.dedup();
+            out.push(Question {
+                text: render(text, slots),
+                answer,
+                category,
+                evidence,
+            });
+        };
+    for inst in instances {
+        let steps = &inst.arc.steps[..inst.sessions.len()];
+        for (step, &s) in steps.iter().zip(&inst.sessions) {
+            let count = if rng.random_bool(0.78) { 1 } else { 2 };
+            for (q, a) in step.qs.choose_multiple(rng, count) {
+                push(
+                    q,
+                    render(a, &inst.slots),
+                    Category::SingleHop,
+                    vec![s],
+                    &inst.slots,
+                );
+            }
+            if rng.random_bool(0.4) {
+                let answer = format!("around {}", dates[s].format("%-d %B %Y"));
+                push(step.when, answer, Category::Temporal, vec![s], &inst.slots);
+            }
+        }
+        for k in 1..steps.len() {
+            if rng.random_bool(0.5) {
+                let template = if rng.random_bool(0.5) {
+                    "What happened with {P}'s {noun} after {after}?"
+                } else {
+                    "After {after}, what was the next development with {P}'s {noun}?"
+                };
+                let mut slots = inst.slots.clone();
+                slots.push(("noun", render(inst.arc.noun, &inst.slots)));
+                slots.push(("after", render(steps[k - 1].after, &inst.slots)));
+                let next = if steps[k].after.is_empty() {
+                    steps[k].qs[0].1
+                } else {
+                    steps[k].after
+                };
+                let answer = render(next, &inst.slots);
+                push(
+                    template,
+                    answer,
+                    Category::MultiHop,
+                    vec![inst.sessions[k - 1], inst.sessions[k]],
+                    &slots,
+                );
+            }
+        }
+        if steps.len() >= 3 && rng.random_bool(0.85) {
+            let template = inst.arc.open.choose(rng).copied().unwrap_or_default();
+            let answer: Vec<String> = steps
+                .iter()
+                .map(|st| {
+                    render(
+                        if st.after.is_empty() {
+                            st.when
+                        } else {
+                            st.after
+                        },
+                        &inst.slots,
+                    )
+                })
+                .collect();
+            push(
+                template,
+                answer.join("; "),
+                Category::Open,
+                inst.sessions.clone(),
+                &inst.slots,
+            );
+        }
+    }
+    // The same kind of event across arcs: "What pets does Maya have?".
+    for who in 0..2 {
+        let mut groups: Vec<(Group, usize, String)> = Vec::new();
+        for inst in instances.iter().filter(|i| i.who == who) {
+            for (step, &s) in inst.arc.steps.iter().zip(&inst.sessions) {
+                if let Some((group, label)) = step.group {
+                    groups.push((group, s, render(label, &inst.slots)));
+                }
+            }
+        }
+        groups.sort_by_key(|(g, s, _)| (*g, *s));
+        let slots = speaker_slots(&speakers[who], &speakers[1 - who]);
+        for group in groups.iter().map(|(g, _, _)| *g).collect::<BTreeSet<_>>() {
+            let members: Vec<&(Group, usize, String)> =
+                groups.iter().filter(|(g, _, _)| *g == group).collect();
+            if members.len() >= 2 {
+                let template = group.questions().choose(rng).copied().unwrap_or_default();
+                let answer = members
+                    .iter()
+                    .map(|(_, _, l)| l.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                let evidence = members.iter().map(|(_, s, _)| *s).collect();
+                push(template, answer, Category::MultiHop, evidence, &slots);
+            }
+        }
+    }
+    // Asked in the order the conversation makes them answerable.
+    out.sort_by_key(|q| q.evidence.last().copied().unwrap_or(0));
+    out
+}

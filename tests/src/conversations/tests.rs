@@ -1,0 +1,128 @@
+//! The corpus has the promised shape, and is the same every time.
+
+use std::collections::HashSet;
+
+use super::{Category, Size, generate};
+
+#[test]
+fn the_same_size_gives_the_same_corpus() {
+    let (one, two) = (generate(Size::Quick), generate(Size::Quick));
+    let texts = |c: &super::Corpus| {
+        c.conversations
+            .iter()
+            .flat_map(|c| c.sessions.iter().map(|s| (s.started_at, s.jsonl())))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(texts(&one), texts(&two));
+    let questions = |c: &super::Corpus| {
+        c.questions()
+            .iter()
+            .map(|(_, q)| (q.text.clone(), q.evidence.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(questions(&one), questions(&two));
+}
+
+#[test]
+fn sessions_and_questions_have_the_promised_shape() {
+    for (size, conversations, sessions, questions) in [
+        (Size::Quick, 3, 20..=20, 250..=550),
+        (Size::Full, 12, 20..=30, 1_500..=2_200),
+    ] {
+        let corpus = generate(size);
+        assert_eq!(corpus.conversations.len(), conversations, "{size:?}");
+        let mut names = HashSet::new();
+        let mut counts = [0usize; 4];
+        for c in &corpus.conversations {
+            assert!(sessions.contains(&c.sessions.len()), "{size:?}");
+            assert!(names.insert(c.a.full_name()) && names.insert(c.b.full_name()));
+            for (i, s) in c.sessions.iter().enumerate() {
+                let what = format!("{size:?} conversation {} session {i}", c.index);
+                assert!(
+                    (12..=30).contains(&s.turns.len()),
+                    "{what}: {} turns",
+                    s.turns.len()
+                );
+                assert!(
+                    (1_500..=4_000).contains(&s.chars()),
+                    "{what}: {} chars",
+                    s.chars()
+                );
+                assert!((2..=4).contains(&s.events.len()), "{what}: {:?}", s.events);
+                let text = s.text().to_lowercase();
+                for name in [&c.a.first, &c.b.first] {
+                    assert!(text.contains(&name.to_lowercase()), "{what}: no {name}");
+                }
+                assert!(
+                    !s.text().contains('{'),
+                    "{what}: unfilled slot in {}",
+                    s.text()
+                );
+                if i > 0 {
+                    assert!(s.started_at > c.sessions[i - 1].started_at);
+                }
+            }
+            for q in &c.questions {
+                assert!(!q.evidence.is_empty() && q.evidence.iter().all(|&e| e < c.sessions.len()));
+                assert!(!q.text.contains('{') && !q.answer.contains('{'), "{q:?}");
+                assert!(
+                    q.text.contains(&c.a.first) || q.text.contains(&c.b.first),
+                    "{q:?}"
+                );
+                counts[q.category as usize] += 1;
+            }
+        }
+        let total: usize = counts.iter().sum();
+        assert!(questions.contains(&total), "{size:?}: {total} questions");
+        for category in Category::ALL {
+            assert!(
+                counts[category as usize] * 20 > total,
+                "{size:?}: few {category:?}: {counts:?}"
+            );
+        }
+        let last = corpus.last_session_at();
+        assert!(chrono::Datelike::year(&last) <= 2024, "{last}");
+    }
+}
+
+/// `cargo test -p cosmo-tests --lib conversations::tests::stats -- --ignored --nocapture`
+#[test]
+#[ignore = "prints the corpus' statistics and a sample"]
+fn stats() {
+    for size in [Size::Quick, Size::Full] {
+        let corpus = generate(size);
+        let sessions: Vec<&super::Session> = corpus
+            .conversations
+            .iter()
+            .flat_map(|c| &c.sessions)
+            .collect();
+        let turns: Vec<usize> = sessions.iter().map(|s| s.turns.len()).collect();
+        let chars: Vec<usize> = sessions.iter().map(|s| s.chars()).collect();
+        let range = |v: &[usize]| {
+            (
+                v.iter().min().copied().unwrap_or(0),
+                v.iter().sum::<usize>() / v.len().max(1),
+                v.iter().max().copied().unwrap_or(0),
+            )
+        };
+        let mut counts = std::collections::BTreeMap::new();
+        for (_, q) in corpus.questions() {
+            *counts.entry(q.category.name()).or_insert(0) += 1;
+        }
+        eprintln!(
+            "{size:?}: {} sessions, turns (min, mean, max) {:?}, chars {:?}, questions {:?}, last {}",
+            sessions.len(),
+            range(&turns),
+            range(&chars),
+            counts,
+            corpus.last_session_at()
+        );
+    }
+    let corpus = generate(Size::Quick);
+    let c = &corpus.conversations[0];
+    eprintln!(
+        "{}\n\n{:#?}",
+        c.sessions[3].text(),
+        c.questions.iter().take(25).collect::<Vec<_>>()
+    );
+}

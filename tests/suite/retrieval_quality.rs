@@ -1,0 +1,329 @@
+//! Retrieval finds what was said (content passages, score-aware fusion, importance
+//! within relevance), measured on the generated conversation corpus of `cosmo-bench
+//! retrieval` and on small hand-made cases, on every graph backend here.
+
+use chrono::{DateTime, Duration, Utc};
+use cosmo_shared::domain::input::SourceInput;
+use cosmo_shared::domain::input::read::ExploreInput;
+use cosmo_shared::domain::{SourceWrite, Target};
+use cosmo_shared::retrieval::{self, Exploration};
+use cosmo_shared::services::Services;
+use cosmo_tests::conversations::run::{self, Settings};
+use cosmo_tests::conversations::{Size, generate, store as corpus_store};
+
+use cosmo_workers::dispatch::Dispatcher;
+use serde_json::{Value, json};
+
+fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-06-01T10:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+/// The benchmark's quick corpus on the embedded default: explore finds more evidence
+/// sessions than BM25 over the raw text, asks in reverse order with the same result,
+/// and still finds them after a week of nightly jobs. (The margins are for the
+/// deterministic offline model; BENCHMARKS.md has the full corpus.)
+#[tokio::test]
+async fn explore_beats_bm25_in_any_order_and_after_a_week() {
+    let report = run::run(&Settings::new(Size::Quick)).await.unwrap();
+    let (bm25, forward) = (
+        report.bm25.all.recall_at_10,
+        report.forward.all.recall_at_10,
+    );
+    assert!(
+        forward >= bm25 + 0.02,
+        "explore recall@10 {forward:.3} vs BM25 {bm25:.3}"
+    );
+    let reverse = report.reverse.unwrap().all.recall_at_10;
+    assert!(
+        (reverse - forward).abs() <= 0.01,
+        "the same questions in reverse order: {reverse:.3} vs {forward:.3}"
+    );
+    let week = report.after_week.unwrap().all.recall_at_10;
+    assert!(
+        week >= forward - 0.02,
+        "after a week of nightly jobs: {week:.3} vs {forward:.3}"
+    );
+    assert_eq!(report.week_sources_archived, 0, "a back-fill waits a week");
+}
+
+/// Stores a Source as the API does and runs its pipeline jobs.
+async fn ingest(svc: &Services, body: Value) -> String {
+    svc.directory.ensure_tenant("default", now()).await.unwrap();
+    let input = SourceInput::parse(body).unwrap();
+    let owner = input.users()[0].clone();
+    svc.directory
+        .claim_users("default", &input.users(), now())
+        .await
+        .unwrap()
+        .unwrap();
+    let key = match svc
+        .graph
+        .create_source(&input.into_new_source(None, now()))
+        .await
+        .unwrap()
+    {
+        SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
+    };
+    let jobs = Dispatcher::new(svc.clone());
+    for (kind, payload) in [
+        (
+            cosmo_shared::queue::JobKind::ProcessSource,
+            json!({ "entity_key": key }),
+        ),
+        (
+            cosmo_shared::queue::JobKind::ExtractEntities,
+            json!({ "entity_key": key, "user_id": owner }),
+        ),
+    ] {
+        jobs.run(kind, &payload, None)
+            .await
+            .unwrap_or_else(|e| panic!("{kind}: {}", e.message));
+    }
+    key
+}
+
+/// A chat of `turns` between the owner and Priya, as a `conversation` body.
+fn chat(user: &str, other: &str, day: i64, turns: &[(&str, &str)]) -> Value {
+    let content: Vec<String> = turns
+        .iter()
+        .map(|(speaker, text)| json!({ "speaker": speaker, "text": text }).to_string())
+        .collect();
+    json!({
+        "user_id": user, "participants": [user, other], "source_type": "conversation",
+        "started_at": (now() - Duration::days(100 - day)).to_rfc3339(),
+        "raw_content": { "content": content.join("\n") },
+    })
+}
+
+async fn explore(svc: &Services, user: &str, query: &str) -> Exploration {
+    let input = ExploreInput::parse(json!({
+        "user_id": user, "queries": [{ "query": query }], "limit": 10,
+    }))
+    .unwrap();
+    retrieval::explore(svc, &input, None).await.unwrap()
+}
+
+fn keys(found: &Exploration) -> Vec<String> {
+    found
+        .sources
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|r| r.item.entity_key.clone())
+        .collect()
+}
+
+/// Small talk that every session of the pair shares.
+const FILLER: [(&str, &str); 6] = [
+    ("Alex Johnson", "Hey Priya, how was your week?"),
+    ("Priya Patel", "Busy but good, work has been a lot lately."),
+    ("Alex Johnson", "Same here, I barely had time to cook."),
+    ("Priya Patel", "We should get dinner together soon."),
+    (
+        "Alex Johnson",
+        "Definitely, let's plan something for the weekend.",
+    ),
+    ("Priya Patel", "Talk soon, take care!"),
+];
+
+/// A long chat whose one fact sits in the middle of small talk: the summary of a long
+/// conversation keeps one or two of its topics, so the fact is found by its passage,
+/// which explore shows as the evidence. A short fact-free chat and chats about other
+/// things are the competition.
+async fn a_fact_deep_in_a_long_chat_is_found_with_its_passage(
+    svc: Services,
+    user: String,
+    other: String,
+) {
+    let mut turns: Vec<(&str, &str)> = Vec::new();
+    for _ in 0..3 {
+        turns.extend(FILLER);
+    }
+    turns.insert(
+        9,
+        (
+            "Priya Patel",
+            "Oh, and my sister Ines finally moved to Lisbon for her new job at the aquarium.",
+        ),
+    );
+    let deep = ingest(&svc, chat(&user, &other, 1, &turns)).await;
+    let mut others = Vec::new();
+    for (day, topic) in [
+        (2, "I repainted the kitchen cabinets a dark green."),
+        (3, "My cousin is training for the Berlin marathon."),
+        (4, "We adopted a grey cat from the shelter."),
+    ] {
+        let mut turns = FILLER.to_vec();
+        turns.insert(2, ("Priya Patel", topic));
+        others.push(ingest(&svc, chat(&user, &other, day, &turns)).await);
+    }
+    let source = svc.graph.source(&deep).await.unwrap().unwrap();
+    assert!(
+        !source.summary.contains("Lisbon"),
+        "the premise: the summary leaves the fact out: {}",
+        source.summary
+    );
+
+    let found = explore(&svc, &user, "Where does Priya's sister live now?").await;
+    assert_eq!(keys(&found)[0], deep, "{found:#?}");
+    let top = &found.sources.as_ref().unwrap()[0];
+    let passage = top.item.passage.as_ref().expect("the evidence passage");
+    assert!(passage.text.contains("Lisbon"), "{passage:?}");
+    let vector = top
+        .why
+        .signals
+        .iter()
+        .find(|h| h.signal == retrieval::rank::Signal::Vector)
+        .expect("found by the vector signal too");
+    assert!(vector.passage.is_some(), "by a passage: {vector:?}");
+}
+
+/// A Source the full-text signal ranks first by far is first in explore, although
+/// other Sources are closer by vector and linked through the graph.
+async fn the_best_text_match_is_not_lost_in_fusion(svc: Services, user: String, other: String) {
+    let mut keys_by_topic = Vec::new();
+    for (day, topic) in [
+        (
+            1,
+            "Priya and I talked about the hiring plan and the budget for the team.",
+        ),
+        (
+            2,
+            "Priya said the team budget and the hiring plan need another review.",
+        ),
+        (
+            3,
+            "The hiring plan for Priya's team is waiting on the budget review.",
+        ),
+        (
+            4,
+            "Priya mentioned the zeppelin museum in Friedrichshafen, she wants to go in May.",
+        ),
+    ] {
+        let mut turns = FILLER.to_vec();
+        turns.insert(2, ("Alex Johnson", topic));
+        keys_by_topic.push(ingest(&svc, chat(&user, &other, day, &turns)).await);
+    }
+    let query = "When does Priya want to visit the zeppelin museum about the team budget?";
+    let text = svc
+        .graph
+        .text_search(
+            &cosmo_shared::domain::SearchScope::user(&user),
+            Target::Source,
+            &retrieval::terms::terms(query),
+            10,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text[0].key, keys_by_topic[3],
+        "the premise: text ranks it first"
+    );
+    let found = explore(&svc, &user, query).await;
+    assert_eq!(keys(&found)[0], keys_by_topic[3], "{found:#?}");
+}
+
+/// The order of questions does not decide their answers: the access update raises what
+/// was returned, but importance only orders near-equals. One conversation is ingested
+/// for two users; one asks its questions in order, the other in reverse, and each
+/// question's top results are compared.
+async fn the_order_of_questions_does_not_change_the_answers(
+    svc: Services,
+    user: String,
+    other: String,
+) {
+    let corpus = generate(Size::Quick);
+    let c = &corpus.conversations[0];
+    let second = format!("{user}-again");
+    corpus_store::ingest_conversation(&svc, c, &user, &other)
+        .await
+        .unwrap();
+    corpus_store::ingest_conversation(&svc, c, &second, &other)
+        .await
+        .unwrap();
+    let questions: Vec<&str> = c
+        .questions
+        .iter()
+        .take(40)
+        .map(|q| q.text.as_str())
+        .collect();
+    let mut forward = Vec::new();
+    for q in &questions {
+        forward.push(sessions(&svc, &user, q).await);
+    }
+    let mut reverse = Vec::new();
+    for q in questions.iter().rev() {
+        reverse.push(sessions(&svc, &second, q).await);
+    }
+    reverse.reverse();
+    let same_top = forward
+        .iter()
+        .zip(&reverse)
+        .filter(|(f, r)| f[..3] == r[..3])
+        .count();
+    let same_ten = forward
+        .iter()
+        .zip(&reverse)
+        .filter(|(f, r)| {
+            let (mut f, mut r) = (f.to_vec(), r.to_vec());
+            f.sort();
+            r.sort();
+            f == r
+        })
+        .count();
+    assert!(
+        same_top >= questions.len() - 2 && same_ten >= questions.len() - 4,
+        "top 3 the same for {same_top}, top 10 for {same_ten} of {} questions",
+        questions.len()
+    );
+}
+
+/// The sessions explore returns, as positions in the conversation (comparable across
+/// users).
+async fn sessions(svc: &Services, user: &str, query: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    for key in keys(&explore(svc, user, query).await) {
+        let s = svc.graph.source(&key).await.unwrap().unwrap();
+        out.push(s.started_at.unwrap().timestamp() as usize);
+    }
+    out
+}
+
+macro_rules! on_every_backend {
+    ($($case:ident),+ $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $case() {
+                    let dir = tempfile::tempdir().unwrap();
+                    let svc = cosmo_tests::stores::sqlite(dir.path()).await;
+                    let (svc, _clock) = cosmo_tests::stores::manual_clock(svc, super::now());
+                    super::$case(svc, "alex".into(), "priya".into()).await;
+                }
+            )+
+        }
+        mod neo4j {
+            $(
+                #[tokio::test]
+                async fn $case() {
+                    let dir = tempfile::tempdir().unwrap();
+                    if let Some((svc, suffix, _space)) =
+                        cosmo_tests::stores::neo4j(dir.path(), stringify!($case)).await
+                    {
+                        let (svc, _clock) = cosmo_tests::stores::manual_clock(svc, super::now());
+                        super::$case(svc, format!("alex{suffix}"), format!("priya{suffix}"))
+                            .await;
+                    }
+                }
+            )+
+        }
+    };
+}
+
+on_every_backend!(
+    a_fact_deep_in_a_long_chat_is_found_with_its_passage,
+    the_best_text_match_is_not_lost_in_fusion,
+    the_order_of_questions_does_not_change_the_answers,
+);
