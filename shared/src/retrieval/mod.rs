@@ -1,13 +1,15 @@
 //! The read side (SPEC §5, §6): hybrid retrieval at three granularities and context for
 //! prompts, the same for every graph backend.
 //!
-//! A query runs three signals per kind of memory — vector similarity, full-text match,
-//! graph neighbours of the query's best-matching nodes — each a ranked candidate list
-//! from the store ([`crate::graph::ReadStore`]). [`rank`] fuses them by reciprocal rank
-//! fusion and re-ranks with seed 000's importance score; every result carries why it
-//! was returned. Returned memories get the access update of SPEC §4.2, in one atomic
-//! store call per kind, and a team Source returned to a participant starts that
-//! participant's lazy extraction.
+//! A query runs three signals per kind of memory — vector similarity (for a Source, the
+//! best of its summary and its content passages), full-text match, graph neighbours of
+//! the query's best-matching nodes — each a ranked candidate list from the store
+//! ([`crate::graph::ReadStore`]). [`rank`] fuses them by their normalised scores into a
+//! relevance and lets importance (salience) order near-equals; every result carries why
+//! it was returned, and a returned Source the passage that best matches (its evidence).
+//! Granularity 1 also returns the notes that match the queries (`notes.rs`). Returned
+//! memories get the access update of SPEC §4.2, in one atomic store call per kind, and a
+//! team Source returned to a participant starts that participant's lazy extraction.
 
 use std::collections::{BTreeMap, HashMap};
 
