@@ -12,10 +12,11 @@ pub struct RetrievalConfig {
     pub candidates_per_signal: usize,
     /// The weight of each signal in a memory's relevance (fusion: the weighted mean of
     /// its scores normalised within each signal's list). The defaults are measured with
-    /// `cosmo-bench retrieval` (BENCHMARKS.md): full text is the surest signal with
-    /// every embedder; the vector signal adds most with a neural embedder and little
-    /// with the offline one (and lowering its weight costs the neural one nothing);
-    /// the graph signal mostly repeats the others, so it only breaks ties.
+    /// `cosmo-bench retrieval` (BENCHMARKS.md): full text is the surest single signal,
+    /// the vector signal adds what the words miss (vector weights from 0.3 to 0.8 came
+    /// out within 0.005; the lowest keeps the words decisive where a question shares
+    /// them with its evidence), and the graph signal mostly repeats the others, so it
+    /// only breaks ties.
     pub vector_weight: f64,
     pub text_weight: f64,
     pub graph_weight: f64,

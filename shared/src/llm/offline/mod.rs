@@ -52,7 +52,7 @@ pub const PROVIDER: &str = "offline";
 /// Model name for the text tasks.
 pub const TEXT_MODEL: &str = "offline-extractive-v1";
 /// Model name for embeddings.
-pub const EMBEDDING_MODEL: &str = "offline-hashing-v1";
+pub const EMBEDDING_MODEL: &str = "offline-static-v2";
 
 /// The offline model; `dimensions` is the embedding size.
 #[derive(Debug, Clone, PartialEq, Eq)]
