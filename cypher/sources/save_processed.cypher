@@ -1,11 +1,14 @@
 // Phase 1's output; `processed` unless the Source is already further along. Clears the
-// last processing error. Returns 0 when the Source does not exist.
+// last processing error. `embedded_with` is the fingerprint of the embedder that made
+// the summary's and the passages' vectors (`save_passages` follows in the same
+// transaction). Returns 0 when the Source does not exist.
 MATCH (s:Source {entity_key: $entity_key})
 SET s.content = $content,
     s.summary = $summary,
     s.keywords = $keywords,
     s.tags = $tags,
     s.embedding = $embedding,
+    s.embedded_with = $embedded_with,
     s.processing_status = CASE WHEN s.processing_status = 'raw' THEN 'processed' ELSE s.processing_status END,
     s.processing_completed_at = $at,
     s.processing_error = null,

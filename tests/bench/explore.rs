@@ -44,6 +44,7 @@ pub async fn run(sources: usize, queries: usize) -> anyhow::Result<()> {
                     embedding: embedding.clone(),
                 }],
                 embedding,
+                embedded_with: svc.config.models.embedder_fingerprint(),
             };
             svc.graph
                 .save_processed(&new.entity_key, &processed, at)

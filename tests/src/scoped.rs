@@ -1,8 +1,8 @@
 //! A graph store seen through one test's key space. Tests sharing a server (Neo4j) each
 //! use user ids with their own suffix. The only trait methods scoped by neither a key nor
-//! a user are the reconciler's global scans (`stuck_sources`, `stuck_extractions`);
-//! their results are filtered to the suffix here, so every case sees what it would on a
-//! store of its own. Everything else is forwarded unchanged.
+//! a user are the reconciler's global scans (`stuck_sources`, `stuck_extractions`,
+//! `stale_index`); their results are filtered to the suffix here, so every case sees
+//! what it would on a store of its own. Everything else is forwarded unchanged.
 
 use std::sync::Arc;
 
@@ -14,8 +14,8 @@ use cosmo_shared::domain::{
 };
 use cosmo_shared::domain::{
     ExtractionOutcome, ExtractionRecord, ExtractionWrite, Macro, Mention, NewMacro, NewSource,
-    NewStoryline, NodeIdentity, ProcessedContent, Relationship, SemanticNode, Source, SourceRef,
-    SourceWrite, Storyline,
+    NewStoryline, NodeIdentity, Passage, ProcessedContent, Relationship, SemanticNode, Source,
+    SourceRef, SourceWrite, Storyline,
 };
 use cosmo_shared::domain::{
     LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, SourceBrief,
@@ -100,6 +100,19 @@ impl GraphStore for ScopedGraph {
         self.inner.save_processed(entity_key, p, at).await
     }
 
+    async fn save_index(
+        &self,
+        entity_key: &str,
+        embedding: &[f32],
+        passages: &[Passage],
+        embedded_with: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        self.inner
+            .save_index(entity_key, embedding, passages, embedded_with, at)
+            .await
+    }
+
     async fn record_processing_error(
         &self,
         entity_key: &str,
@@ -117,6 +130,11 @@ impl GraphStore for ScopedGraph {
         limit: usize,
     ) -> GraphResult<Vec<SourceRef>> {
         let all = self.inner.stuck_sources(before, EVERYTHING).await?;
+        Ok(self.own(all, |s| &s.user_id, limit))
+    }
+
+    async fn stale_index(&self, embedded_with: &str, limit: usize) -> GraphResult<Vec<SourceRef>> {
+        let all = self.inner.stale_index(embedded_with, EVERYTHING).await?;
         Ok(self.own(all, |s| &s.user_id, limit))
     }
 

@@ -454,3 +454,259 @@ async fn the_reconciler_leaves_jobs_that_gave_up_to_the_operator() {
         "an operator decides"
     );
 }
+
+/// A long chat whose one fact ("Lisbon") sits in the middle of small talk, so the
+/// summary leaves it out and only a passage holds it.
+fn long_chat(user: &str) -> Value {
+    let filler = [
+        ("Alex Johnson", "Hey Priya, how was your week?"),
+        ("Priya Patel", "Busy but good, work has been a lot lately."),
+        ("Alex Johnson", "Same here, I barely had time to cook."),
+        ("Priya Patel", "We should get dinner together soon."),
+        (
+            "Alex Johnson",
+            "Definitely, let's plan something for the weekend.",
+        ),
+        ("Priya Patel", "Talk soon, take care!"),
+    ];
+    let mut turns: Vec<(&str, &str)> = filler
+        .iter()
+        .chain(&filler)
+        .chain(&filler)
+        .copied()
+        .collect();
+    turns.insert(
+        9,
+        (
+            "Priya Patel",
+            "Oh, and my sister Ines finally moved to Lisbon for her new job at the aquarium.",
+        ),
+    );
+    let lines: Vec<String> = turns
+        .iter()
+        .map(|(speaker, text)| json!({ "speaker": speaker, "text": text }).to_string())
+        .collect();
+    json!({
+        "user_id": user, "participants": [user, "priya"], "source_type": "conversation",
+        "raw_content": { "content": lines.join("\n") },
+    })
+}
+
+/// Calls recorded in the usage ledger for `process-source`, by model.
+async fn process_source_calls(svc: &Services) -> std::collections::BTreeMap<String, i64> {
+    let cosmo_shared::db::Db::Sqlite(pool) = &svc.db else {
+        unreachable!()
+    };
+    sqlx::query_as::<_, (String, i64)>(
+        "SELECT model, count(*) FROM cosmo_usage WHERE job_kind = 'process-source' GROUP BY model",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap()
+    .into_iter()
+    .collect()
+}
+
+/// What explore finds for alex, at granularity 1.
+async fn explore(svc: &Services, query: &str) -> cosmo_shared::retrieval::Exploration {
+    let input = cosmo_shared::domain::input::read::ExploreInput::parse(json!({
+        "user_id": "alex", "queries": [{ "query": query }], "limit": 5,
+    }))
+    .unwrap();
+    cosmo_shared::retrieval::explore(svc, &input, None)
+        .await
+        .unwrap()
+}
+
+/// An installation upgraded from a version that indexed Sources with another embedder
+/// and no passages: one reconcile run queues the Source's process-source job again,
+/// which embeds the stored summary and content (no cleanup, no summary call); then
+/// explore finds it by a fact only a passage holds, with that passage as evidence.
+#[tokio::test]
+async fn the_reconciler_reindexes_a_source_an_older_version_processed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (svc, clock) = stores::manual_clock(stores::sqlite(dir.path()).await, t0());
+    let d = Dispatcher::new(svc.clone());
+    let key = ingest(&svc, long_chat("alex")).await;
+    process_and_extract(&svc, &key, "alex").await;
+    let current = svc.config.models.embedder_fingerprint();
+    let processed = svc.graph.source(&key).await.unwrap().unwrap();
+    assert_eq!(processed.embedded_with.as_deref(), Some(current.as_str()));
+    assert!(
+        !processed.summary.contains("Lisbon"),
+        "the premise: the summary leaves the fact out: {}",
+        processed.summary
+    );
+
+    // What an older version left: the same content and summary, the summary's vector
+    // from another embedder, no passages.
+    let older = "offline:an-older-embedder:384";
+    assert_ne!(older, current);
+    let dims = svc.config.models.embedding_dimensions;
+    let foreign: Vec<f32> = (0..dims)
+        .map(|i| if i % 7 == 0 { 1.0 } else { 0.0 })
+        .collect();
+    assert!(
+        svc.graph
+            .save_processed(
+                &key,
+                &cosmo_shared::domain::ProcessedContent {
+                    content: processed.content.clone(),
+                    summary: processed.summary.clone(),
+                    keywords: processed.keywords.clone(),
+                    tags: processed.tags.clone(),
+                    embedding: foreign.clone(),
+                    passages: Vec::new(),
+                    embedded_with: older.into(),
+                },
+                clock.now(),
+            )
+            .await
+            .unwrap()
+    );
+    let before = svc.graph.source(&key).await.unwrap().unwrap();
+    assert_eq!(before.processing_status, ProcessingStatus::Extracted);
+    assert!(
+        svc.graph
+            .passages(std::slice::from_ref(&key))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let question = "Where does Priya's sister live now?";
+    let found = explore(&svc, question).await;
+    let hit = &found.sources.as_ref().unwrap()[0];
+    assert_eq!(hit.item.entity_key, key, "found by its words: {found:#?}");
+    assert_eq!(hit.item.passage, None, "before: no passage to show");
+    let calls_before = process_source_calls(&svc).await;
+
+    clock.advance(Duration::minutes(10));
+    let reconciled = Dispatcher::new(svc.clone())
+        .execute(JobKind::Reconcile, &json!({}), None, None)
+        .await
+        .unwrap()
+        .unwrap();
+    let details: Value = serde_json::from_str(&reconciled.details).unwrap();
+    assert_eq!(
+        (&details["stale_sources"], &details["sources_reindexed"]),
+        (&json!(1), &json!(1)),
+        "{details}"
+    );
+    let job = svc
+        .queue
+        .job_by_key(JobKind::ProcessSource, &key)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(job.status, "Pending", "its finished job revived");
+    run(
+        &d,
+        JobKind::ProcessSource,
+        json!(ProcessSource {
+            entity_key: key.clone()
+        }),
+    )
+    .await;
+
+    let after = svc.graph.source(&key).await.unwrap().unwrap();
+    assert_eq!(after.embedded_with.as_deref(), Some(current.as_str()));
+    assert_ne!(after.embedding.as_deref(), Some(&foreign[..]));
+    assert_eq!(
+        (
+            &after.content,
+            &after.summary,
+            &after.keywords,
+            &after.tags,
+            after.processing_status,
+            after.processing_completed_at
+        ),
+        (
+            &before.content,
+            &before.summary,
+            &before.keywords,
+            &before.tags,
+            before.processing_status,
+            before.processing_completed_at
+        ),
+        "only the index changed"
+    );
+    let passages = svc
+        .graph
+        .passages(std::slice::from_ref(&key))
+        .await
+        .unwrap();
+    assert!(
+        passages.len() > 1 && passages.iter().any(|p| p.text.contains("Lisbon")),
+        "{passages:#?}"
+    );
+    let mut calls = calls_before.clone();
+    *calls
+        .entry(cosmo_shared::llm::offline::EMBEDDING_MODEL.to_owned())
+        .or_default() += 1;
+    assert_eq!(
+        process_source_calls(&svc).await,
+        calls,
+        "one embedding call; no cleanup, no summary"
+    );
+
+    let found = explore(&svc, question).await;
+    let top = &found.sources.as_ref().unwrap()[0];
+    assert_eq!(top.item.entity_key, key);
+    let passage = top.item.passage.as_ref().expect("the evidence passage");
+    assert!(passage.text.contains("Lisbon"), "{passage:?}");
+    let vector = top
+        .why
+        .signals
+        .iter()
+        .find(|h| h.signal == cosmo_shared::retrieval::rank::Signal::Vector)
+        .expect("found by the vector signal");
+    assert!(vector.passage.is_some(), "by a passage: {vector:?}");
+
+    // Done: the next run finds nothing stale and queues nothing.
+    let again = Dispatcher::new(svc.clone())
+        .execute(JobKind::Reconcile, &json!({}), None, None)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((again.examined, again.changed), (0, 0), "{}", again.details);
+}
+
+/// A Source processed by the configured embedder is never queued again.
+#[tokio::test]
+async fn the_reconciler_leaves_sources_indexed_by_the_current_embedder() {
+    let dir = tempfile::tempdir().unwrap();
+    let (svc, clock) = stores::manual_clock(stores::sqlite(dir.path()).await, t0());
+    let key = ingest(&svc, fixtures::text_note("alex")).await;
+    process_and_extract(&svc, &key, "alex").await;
+    let calls = process_source_calls(&svc).await;
+
+    clock.advance(Duration::hours(1));
+    let reconciled = Dispatcher::new(svc.clone())
+        .execute(JobKind::Reconcile, &json!({}), None, None)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (reconciled.examined, reconciled.changed),
+        (0, 0),
+        "{}",
+        reconciled.details
+    );
+    assert!(
+        svc.graph
+            .stale_index(&svc.config.models.embedder_fingerprint(), 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        svc.queue
+            .job_by_key(JobKind::ProcessSource, &key)
+            .await
+            .unwrap()
+            .map(|j| j.status),
+        None,
+        "no process-source job (the API's was never enqueued here)"
+    );
+    assert_eq!(process_source_calls(&svc).await, calls);
+}

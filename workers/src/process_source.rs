@@ -2,6 +2,11 @@
 //! one structured model call, embeddings of the summary and of the content's passages
 //! (one call), the in-place update, and the owner's extraction (plus any extraction a
 //! participant asked for meanwhile).
+//!
+//! A Source already processed whose index another embedder made (its fingerprint is
+//! not the configured one, or it has none: processed by an earlier version) is
+//! re-indexed instead: its stored content split into passages, its stored summary and
+//! the passages embedded in one call, and `save_index`. No cleanup, no summary call.
 
 use cosmo_shared::cleanup::{self, passages};
 use cosmo_shared::domain::raw::RawContent;
@@ -22,11 +27,12 @@ pub async fn run(svc: &Services, job: &ProcessSource, request_id: Option<String>
         warn!(entity_key = %key, "source no longer exists; nothing to process");
         return Ok(());
     };
+    let fingerprint = svc.config.models.embedder_fingerprint();
     if source.processing_status == ProcessingStatus::Raw {
         svc.graph
             .mark_processing_started(key, svc.clock.now())
             .await?;
-        let processed = process(svc, &source).await?;
+        let processed = process(svc, &source, fingerprint).await?;
         if !svc
             .graph
             .save_processed(key, &processed, svc.clock.now())
@@ -36,8 +42,20 @@ pub async fn run(svc: &Services, job: &ProcessSource, request_id: Option<String>
             return Ok(());
         }
         info!(entity_key = %key, keywords = processed.keywords.len(), "source processed");
+    } else if source.embedded_with.as_deref() != Some(fingerprint.as_str()) {
+        let (embedding, passages) = embed(svc, &source, &source.summary, &source.content).await?;
+        if !svc
+            .graph
+            .save_index(key, &embedding, &passages, &fingerprint, svc.clock.now())
+            .await?
+        {
+            warn!(entity_key = %key, "source deleted while re-indexing");
+            return Ok(());
+        }
+        info!(entity_key = %key, passages = passages.len(), embedded_with = %fingerprint,
+            previous = source.embedded_with.as_deref().unwrap_or("none"), "source re-indexed");
     }
-    // Whether just processed or processed by an earlier attempt: make sure the owner's
+    // Whether just processed, re-indexed or processed earlier: make sure the owner's
     // extraction and every participant's unfinished one are queued (a participant who
     // asked before processing finished had their job return early).
     pipeline::request_extraction(svc, key, &source.user_id, request_id.clone())
@@ -53,12 +71,20 @@ pub async fn run(svc: &Services, job: &ProcessSource, request_id: Option<String>
     Ok(())
 }
 
-async fn process(svc: &Services, source: &Source) -> JobResult<ProcessedContent> {
-    let meter = Metered {
+fn meter<'a>(svc: &'a Services, source: &'a Source) -> Metered<'a> {
+    Metered {
         svc,
         kind: JobKind::ProcessSource,
         user_id: &source.user_id,
-    };
+    }
+}
+
+async fn process(
+    svc: &Services,
+    source: &Source,
+    embedded_with: String,
+) -> JobResult<ProcessedContent> {
+    let meter = meter(svc, source);
     let raw = RawContent::parse(source.source_type, &source.raw_content)
         .map_err(|e| JobError::permanent(format!("stored raw_content is unreadable: {e}")))?;
     let rendered = cleanup::render(&raw);
@@ -81,12 +107,32 @@ async fn process(svc: &Services, source: &Source) -> JobResult<ProcessedContent>
         return Err(JobError::retry("the model returned an empty summary"));
     }
     let summary = facts.summary.trim().to_owned();
-    // The summary and every passage in one embedding call.
-    let passages = passages::split(&content);
-    let texts: Vec<String> = std::iter::once(summary.clone())
+    let (embedding, passages) = embed(svc, source, &summary, &content).await?;
+    Ok(ProcessedContent {
+        content,
+        summary,
+        keywords: facts.keywords.into_iter().take(10).collect(),
+        tags: facts.tags.into_iter().take(5).collect(),
+        embedding,
+        passages,
+        embedded_with,
+    })
+}
+
+/// The summary's embedding and the content's passages with theirs, from one embedding
+/// call (the summary first). A vector of another length than
+/// `models.embedding_dimensions` fails the job for good.
+async fn embed(
+    svc: &Services,
+    source: &Source,
+    summary: &str,
+    content: &str,
+) -> JobResult<(Vec<f32>, Vec<Passage>)> {
+    let passages = passages::split(content);
+    let texts: Vec<String> = std::iter::once(summary.to_owned())
         .chain(passages.iter().cloned())
         .collect();
-    let mut vectors = meter
+    let mut vectors = meter(svc, source)
         .record(svc.models.embedder.embed(&texts).await?)
         .await?
         .into_iter();
@@ -112,12 +158,5 @@ async fn process(svc: &Services, source: &Source) -> JobResult<ProcessedContent>
             })
         })
         .collect::<JobResult<Vec<_>>>()?;
-    Ok(ProcessedContent {
-        content,
-        summary,
-        keywords: facts.keywords.into_iter().take(10).collect(),
-        tags: facts.tags.into_iter().take(5).collect(),
-        embedding,
-        passages,
-    })
+    Ok((embedding, passages))
 }

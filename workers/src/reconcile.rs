@@ -2,6 +2,11 @@
 //! `pending`/`in_progress` with no live job get one. That covers an API that wrote a
 //! Source but could not reach the queue, and a job lost any other way. Jobs that gave up
 //! (dead letters) are left for an operator: they failed for a reason.
+//!
+//! It also finds Sources whose index another embedder made (an upgrade that changed the
+//! offline embedder, or a change of `models.providers.embeddings` or of the embedding
+//! model) and queues their `process-source` job, which re-indexes them: at most
+//! `reconciler.batch_size` a run, so an installation catches up batch by batch.
 
 use chrono::Duration;
 use cosmo_shared::domain::{ExtractionStatus, ProcessingStatus};
@@ -17,12 +22,14 @@ use crate::error::JobResult;
 impl From<ReconcileReport> for RunReport {
     fn from(r: ReconcileReport) -> Self {
         let mut out = RunReport {
-            examined: (r.sources_examined + r.extractions_examined) as i64,
+            examined: (r.sources_examined + r.extractions_examined + r.stale_sources) as i64,
             changed: (r.jobs_enqueued + r.jobs_revived) as i64,
             ..RunReport::default()
         };
         out.add("jobs_enqueued", r.jobs_enqueued as i64);
         out.add("jobs_revived", r.jobs_revived as i64);
+        out.add("stale_sources", r.stale_sources as i64);
+        out.add("sources_reindexed", r.sources_reindexed as i64);
         out
     }
 }
@@ -33,6 +40,11 @@ pub struct ReconcileReport {
     pub extractions_examined: usize,
     pub jobs_enqueued: usize,
     pub jobs_revived: usize,
+    /// Processed Sources found with an index another embedder made (or none recorded).
+    pub stale_sources: usize,
+    /// Of those, the ones whose `process-source` job this run enqueued or revived (the
+    /// others' job is still pending or running, or gave up); also in `jobs_*`.
+    pub sources_reindexed: usize,
 }
 
 pub async fn run(svc: &Services) -> JobResult<RunReport> {
@@ -66,6 +78,14 @@ pub async fn run(svc: &Services) -> JobResult<RunReport> {
             &mut report,
         )
         .await?;
+    }
+    // Sources indexed by another embedder: their process-source job re-indexes them.
+    let fingerprint = svc.config.models.embedder_fingerprint();
+    for source in svc.graph.stale_index(&fingerprint, cfg.batch_size).await? {
+        report.stale_sources += 1;
+        if ensure_live(svc, ProcessSource::job(&source.entity_key), &mut report).await? {
+            report.sources_reindexed += 1;
+        }
     }
     if report.jobs_enqueued + report.jobs_revived > 0 {
         info!(?report, "reconciler re-queued stuck work");

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::llm::minilm;
+use crate::llm::{minilm, offline};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -122,6 +122,21 @@ impl Default for OpenAiConfig {
 }
 
 impl ModelsConfig {
+    /// Names the space the configured embedder's vectors live in:
+    /// `<provider>:<model>:<dimensions>`, e.g. `offline:offline-static-v2:384`,
+    /// `local:all-MiniLM-L6-v2:384`, `openai:text-embedding-3-small:1536`. Vectors made
+    /// under two fingerprints are not comparable. Each Source records the one its index
+    /// was made with; a Source whose fingerprint differs from the current one (or that
+    /// has none) is re-embedded by `process-source`, which the reconciler queues.
+    pub fn embedder_fingerprint(&self) -> String {
+        let (provider, model) = match self.providers.embeddings {
+            Provider::Offline => (offline::PROVIDER, offline::EMBEDDING_MODEL),
+            Provider::Local => (minilm::PROVIDER, minilm::MODEL),
+            Provider::Openai => ("openai", self.openai.embedding_model.as_str()),
+        };
+        format!("{provider}:{model}:{}", self.embedding_dimensions)
+    }
+
     pub fn uses_openai(&self) -> bool {
         let p = &self.providers;
         [
@@ -255,6 +270,46 @@ mod tests {
         c.local.model_dir = None;
         let err = c.validate().unwrap_err().to_string();
         assert!(err.contains("models.local.model_dir is required"), "{err}");
+    }
+
+    #[test]
+    fn the_embedder_fingerprint_names_provider_model_and_dimensions() {
+        let offline = ModelsConfig::default();
+        assert_eq!(
+            offline.embedder_fingerprint(),
+            format!("offline:{}:384", offline::EMBEDDING_MODEL)
+        );
+        assert_eq!(
+            local_embeddings().embedder_fingerprint(),
+            "local:all-MiniLM-L6-v2:384"
+        );
+        let mut openai = ModelsConfig::default();
+        openai.providers.embeddings = Provider::Openai;
+        openai.embedding_dimensions = 1536;
+        assert_eq!(
+            openai.embedder_fingerprint(),
+            "openai:text-embedding-3-small:1536"
+        );
+        openai.openai.embedding_model = "text-embedding-3-large".into();
+        assert_eq!(
+            openai.embedder_fingerprint(),
+            "openai:text-embedding-3-large:1536",
+            "another model is another space"
+        );
+        openai.embedding_dimensions = 3072;
+        assert_eq!(
+            openai.embedder_fingerprint(),
+            "openai:text-embedding-3-large:3072",
+            "so is another dimension"
+        );
+        // Only the embeddings provider counts.
+        let mut hosted_text = ModelsConfig::default();
+        hosted_text.providers.processing = Provider::Openai;
+        hosted_text.providers.extraction = Provider::Openai;
+        assert_eq!(
+            hosted_text.embedder_fingerprint(),
+            offline.embedder_fingerprint()
+        );
     }
 
     #[test]

@@ -81,6 +81,10 @@ pub struct ProcessedContent {
     /// they replace whatever passages the Source had.
     #[serde(default)]
     pub passages: Vec<Passage>,
+    /// The fingerprint of the embedder that made `embedding` and the passages' vectors
+    /// (`crate::config::ModelsConfig::embedder_fingerprint`); empty names none.
+    #[serde(default)]
+    pub embedded_with: String,
 }
 
 /// A piece of a Source's content, embedded for retrieval.
@@ -122,6 +126,11 @@ pub struct Source {
     pub tags: Vec<String>,
     #[serde(skip)]
     pub embedding: Option<Vec<f32>>,
+    /// The fingerprint of the embedder that made the summary's and the passages' vectors
+    /// (`crate::config::ModelsConfig::embedder_fingerprint`); `None` for a raw Source and
+    /// for one processed before fingerprints were recorded. Another embedder's, or none,
+    /// makes the Source's index stale: `process-source` embeds it again.
+    pub embedded_with: Option<String>,
     pub processing_status: ProcessingStatus,
     pub processing_started_at: Option<DateTime<Utc>>,
     pub processing_completed_at: Option<DateTime<Utc>>,

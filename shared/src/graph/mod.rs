@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use crate::domain::{
     ExtractionOutcome, ExtractionRecord, ExtractionWrite, Macro, Mention, NewMacro, NewSource,
-    NewStoryline, NodeIdentity, ProcessedContent, Relationship, SemanticNode, Source, SourceRef,
-    SourceWrite, Storyline,
+    NewStoryline, NodeIdentity, Passage, ProcessedContent, Relationship, SemanticNode, Source,
+    SourceRef, SourceWrite, Storyline,
 };
 
 pub mod maintenance;
@@ -89,12 +89,29 @@ pub trait GraphStore:
     async fn mark_processing_started(&self, entity_key: &str, at: DateTime<Utc>)
     -> GraphResult<()>;
 
-    /// Writes Phase 1's output and sets `processed` (unless already further). Returns
-    /// false if the Source does not exist.
+    /// Writes Phase 1's output and sets `processed` (unless already further), in one
+    /// transaction: content, summary, keywords, tags, the summary's embedding, the
+    /// passages (the Source ends with exactly these) and the embedder fingerprint.
+    /// Returns false if the Source does not exist.
     async fn save_processed(
         &self,
         entity_key: &str,
         processed: &ProcessedContent,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool>;
+
+    /// Replaces a Source's index, in one transaction: the summary's embedding, the
+    /// passages (exactly as `save_processed` writes them: the Source ends with exactly
+    /// these) and the fingerprint of the embedder that made them; clears the last
+    /// processing error and sets `updated_at`. Content, summary, keywords, tags, status
+    /// and processing times are left as they are. Returns false if the Source does not
+    /// exist.
+    async fn save_index(
+        &self,
+        entity_key: &str,
+        embedding: &[f32],
+        passages: &[Passage],
+        embedded_with: &str,
         at: DateTime<Utc>,
     ) -> GraphResult<bool>;
 
@@ -112,6 +129,12 @@ pub trait GraphStore:
         before: DateTime<Utc>,
         limit: usize,
     ) -> GraphResult<Vec<SourceRef>>;
+
+    /// Processed or extracted Sources whose index (summary embedding and passages) was
+    /// made by another embedder than `embedded_with`, or by one never recorded, by
+    /// entity key, at most `limit`. Raw Sources are never listed. Index-backed on both
+    /// stores, so a scan that finds nothing reads (almost) nothing.
+    async fn stale_index(&self, embedded_with: &str, limit: usize) -> GraphResult<Vec<SourceRef>>;
 
     // ---- Owner Person ----
 

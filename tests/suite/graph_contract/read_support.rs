@@ -9,7 +9,7 @@ use cosmo_shared::domain::{
 use cosmo_shared::graph::GraphStore;
 use cosmo_shared::ids;
 
-use super::support::{set_lifecycle, t0};
+use super::support::{EMBEDDED_WITH, set_lifecycle, t0};
 
 /// The stores' embedding length (their vector indexes are built for it).
 pub const DIMS: usize = 384;
@@ -48,6 +48,7 @@ pub async fn processed(
         tags: Vec::new(),
         embedding,
         passages: Vec::new(),
+        embedded_with: EMBEDDED_WITH.into(),
     };
     assert!(g.save_processed(&new.entity_key, &p, t0()).await.unwrap());
     new.entity_key.clone()

@@ -85,6 +85,9 @@ pub async fn neo4j() -> Option<Store> {
     })
 }
 
+/// The embedder fingerprint the cases' processed Sources are saved with.
+pub const EMBEDDED_WITH: &str = "test:embedder-v1:384";
+
 pub fn t0() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2026-11-01T08:00:00Z")
         .unwrap()
@@ -209,6 +212,7 @@ pub async fn extracted(
         tags: Vec::new(),
         embedding: vec![0.5, 0.5],
         passages: Vec::new(),
+        embedded_with: EMBEDDED_WITH.into(),
     };
     assert!(
         g.save_processed(&s.entity_key, &processed, at)

@@ -32,6 +32,8 @@ pub fn source(p: &Props) -> GraphResult<Source> {
         keywords: p.strings("keywords")?,
         tags: p.strings("tags")?,
         embedding: p.embedding("embedding")?,
+        // '' is "none" (Sources marked by `sources/mark_unindexed`), as NULL on SQLite.
+        embedded_with: p.opt_string("embedded_with")?.filter(|f| !f.is_empty()),
         processing_status: p.parse::<ProcessingStatus>("processing_status")?,
         processing_started_at: p.opt_time("processing_started_at")?,
         processing_completed_at: p.opt_time("processing_completed_at")?,

@@ -1,5 +1,7 @@
 //! `migrate()`: the constraints and indexes of `cypher/schema/`, in a fixed order, all
-//! `IF NOT EXISTS`, so it is safe at every start.
+//! `IF NOT EXISTS`, so it is safe at every start; then the one data step,
+//! `sources/mark_unindexed` (Sources processed before the index version was recorded
+//! get the version `''`, so the stale-index scan can seek them).
 
 use std::time::Duration;
 
@@ -55,7 +57,7 @@ impl Neo4jGraph {
                 }
             }
         }
-        Ok(())
+        self.mark_unindexed_impl().await
     }
 }
 

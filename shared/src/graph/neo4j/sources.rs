@@ -1,14 +1,15 @@
 //! Sources (Phase 0/1) and their per-user extraction records.
 
 use chrono::{DateTime, Utc};
-use neo4rs::Query;
+use neo4rs::{BoltType, Query, Row, Txn};
 
 use super::bolt::{Props, bool_column, embedding, int, int_column, list, opt, string_column};
 use super::cypher::{extraction as x, sources as s};
 use super::rows::bind_lifecycle;
 use super::{Neo4jGraph, decode, finish, txn_rows};
 use crate::domain::{
-    ExtractionRecord, ExtractionStatus, NewSource, ProcessedContent, Source, SourceRef, SourceWrite,
+    ExtractionRecord, ExtractionStatus, NewSource, Passage, ProcessedContent, Source, SourceRef,
+    SourceWrite,
 };
 use crate::graph::{GraphError, GraphResult};
 
@@ -73,18 +74,7 @@ impl Neo4jGraph {
         p: &ProcessedContent,
         at: DateTime<Utc>,
     ) -> GraphResult<bool> {
-        let passages = p
-            .passages
-            .iter()
-            .enumerate()
-            .map(|(ordinal, passage)| {
-                s::SAVE_PASSAGES.row([
-                    ("ordinal", int(ordinal)),
-                    ("text", passage.text.as_str().into()),
-                    ("embedding", embedding(Some(&passage.embedding))),
-                ])
-            })
-            .collect::<GraphResult<Vec<_>>>()?;
+        let passages = passage_rows(&p.passages)?;
         self.retrying(|| async {
             let mut txn = self.begin().await?;
             let result = async {
@@ -96,21 +86,37 @@ impl Neo4jGraph {
                     .p("keywords", list(p.keywords.iter().map(String::as_str)))
                     .p("tags", list(p.tags.iter().map(String::as_str)))
                     .p("embedding", embedding(Some(&p.embedding)))
+                    .p("embedded_with", p.embedded_with.as_str())
                     .p("at", at)
                     .query()?;
-                let updated = match txn_rows(&mut txn, q).await?.first() {
-                    Some(row) => int_column(row, "updated")? > 0,
-                    None => false,
-                };
-                if updated {
-                    let q = s::SAVE_PASSAGES
-                        .bind()
-                        .p("entity_key", key)
-                        .p("rows", list(passages.clone()))
-                        .query()?;
-                    txn_rows(&mut txn, q).await?;
-                }
-                Ok(updated)
+                save_then_passages(&mut txn, q, key, &passages).await
+            }
+            .await;
+            finish(txn, result).await
+        })
+        .await
+    }
+
+    pub(super) async fn save_index_impl(
+        &self,
+        key: &str,
+        vector: &[f32],
+        passages: &[Passage],
+        embedded_with: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        let passages = passage_rows(passages)?;
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = async {
+                let q = s::SAVE_INDEX
+                    .bind()
+                    .p("entity_key", key)
+                    .p("embedding", embedding(Some(vector)))
+                    .p("embedded_with", embedded_with)
+                    .p("at", at)
+                    .query()?;
+                save_then_passages(&mut txn, q, key, &passages).await
             }
             .await;
             finish(txn, result).await
@@ -141,21 +147,46 @@ impl Neo4jGraph {
         self.rows(q.query()?)
             .await?
             .iter()
-            .map(|r| {
-                let col = |name| {
-                    string_column(r, name)?.ok_or_else(|| {
-                        GraphError::Backend(anyhow::anyhow!("a stuck Source without {name}"))
-                    })
-                };
-                Ok(SourceRef {
-                    entity_key: col("entity_key")?,
-                    user_id: col("user_id")?,
-                    processing_status: col("processing_status")?.parse().map_err(
-                        |e: crate::domain::ParseEnumError| GraphError::Backend(e.into()),
-                    )?,
-                })
-            })
+            .map(source_ref)
             .collect()
+    }
+
+    pub(super) async fn stale_index_impl(
+        &self,
+        embedded_with: &str,
+        limit: usize,
+    ) -> GraphResult<Vec<SourceRef>> {
+        let q = s::STALE_INDEX
+            .bind()
+            .p("embedded_with", embedded_with)
+            .p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(source_ref)
+            .collect()
+    }
+
+    /// Gives every Source processed before the index version was recorded the version
+    /// `''` (none), so [`Self::stale_index_impl`] finds it through the index (a missing
+    /// property is in none). Run by `migrate()`, in batches; once none is left, one
+    /// label scan that marks nothing.
+    pub(super) async fn mark_unindexed_impl(&self) -> GraphResult<()> {
+        const BATCH: usize = 10_000;
+        loop {
+            let marked = self
+                .retrying(|| async {
+                    let q = s::MARK_UNINDEXED.bind().p("limit", int(BATCH)).query()?;
+                    match self.rows(q).await?.first() {
+                        Some(row) => int_column(row, "marked"),
+                        None => Ok(0),
+                    }
+                })
+                .await?;
+            if marked < BATCH as i64 {
+                return Ok(());
+            }
+        }
     }
 
     pub(super) async fn request_extraction_impl(
@@ -264,6 +295,58 @@ impl Neo4jGraph {
             .map(|r| decode::extraction(&Props::from_row(r, "extraction")?))
             .collect()
     }
+}
+
+/// The `save_passages` rows of a Source's passages, in order.
+fn passage_rows(passages: &[Passage]) -> GraphResult<Vec<BoltType>> {
+    passages
+        .iter()
+        .enumerate()
+        .map(|(ordinal, passage)| {
+            s::SAVE_PASSAGES.row([
+                ("ordinal", int(ordinal)),
+                ("text", passage.text.as_str().into()),
+                ("embedding", embedding(Some(&passage.embedding))),
+            ])
+        })
+        .collect()
+}
+
+/// Runs `save` (`save_processed` or `save_index`, returning `updated`) in `txn` and,
+/// when it found the Source, replaces its passages with `rows` (`save_passages`).
+async fn save_then_passages(
+    txn: &mut Txn,
+    save: Query,
+    key: &str,
+    rows: &[BoltType],
+) -> GraphResult<bool> {
+    let updated = match txn_rows(txn, save).await?.first() {
+        Some(row) => int_column(row, "updated")? > 0,
+        None => false,
+    };
+    if updated {
+        let q = s::SAVE_PASSAGES
+            .bind()
+            .p("entity_key", key)
+            .p("rows", list(rows.to_vec()))
+            .query()?;
+        txn_rows(txn, q).await?;
+    }
+    Ok(updated)
+}
+
+fn source_ref(r: &Row) -> GraphResult<SourceRef> {
+    let col = |name| {
+        string_column(r, name)?
+            .ok_or_else(|| GraphError::Backend(anyhow::anyhow!("a Source row without {name}")))
+    };
+    Ok(SourceRef {
+        entity_key: col("entity_key")?,
+        user_id: col("user_id")?,
+        processing_status: col("processing_status")?
+            .parse()
+            .map_err(|e: crate::domain::ParseEnumError| GraphError::Backend(e.into()))?,
+    })
 }
 
 /// `sources/create.cypher` for a new Source.

@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use super::Neo4jGraph;
 use crate::domain::{
     ExtractionOutcome, ExtractionRecord, ExtractionWrite, Macro, Mention, NewMacro, NewSource,
-    NewStoryline, NodeIdentity, ProcessedContent, Relationship, SemanticNode, Source, SourceRef,
-    SourceWrite, Storyline,
+    NewStoryline, NodeIdentity, Passage, ProcessedContent, Relationship, SemanticNode, Source,
+    SourceRef, SourceWrite, Storyline,
 };
 use crate::graph::{GraphResult, GraphStore, StorylineCandidate};
 
@@ -59,6 +59,18 @@ impl GraphStore for Neo4jGraph {
         self.save_processed_impl(entity_key, p, at).await
     }
 
+    async fn save_index(
+        &self,
+        entity_key: &str,
+        embedding: &[f32],
+        passages: &[Passage],
+        embedded_with: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        self.save_index_impl(entity_key, embedding, passages, embedded_with, at)
+            .await
+    }
+
     async fn record_processing_error(
         &self,
         entity_key: &str,
@@ -75,6 +87,10 @@ impl GraphStore for Neo4jGraph {
         limit: usize,
     ) -> GraphResult<Vec<SourceRef>> {
         self.stuck_sources_impl(before, limit).await
+    }
+
+    async fn stale_index(&self, embedded_with: &str, limit: usize) -> GraphResult<Vec<SourceRef>> {
+        self.stale_index_impl(embedded_with, limit).await
     }
 
     async fn upsert_owner(

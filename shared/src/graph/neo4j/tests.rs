@@ -120,6 +120,7 @@ fn a_created_source_reads_back_as_written() {
         keywords: vec![],
         tags: vec![],
         embedding: None,
+        embedded_with: None,
         processing_status: ProcessingStatus::Raw,
         processing_started_at: None,
         processing_completed_at: None,
@@ -130,6 +131,49 @@ fn a_created_source_reads_back_as_written() {
     };
     assert_eq!(read, expected);
     assert!(read.team_id.is_some() && read.provenance.is_some() && read.started_at.is_some());
+}
+
+#[test]
+fn a_re_indexed_source_reads_back_its_fingerprint() {
+    let new = SourceInput::parse(json!({
+        "user_id": "alice",
+        "source_type": "text-note",
+        "raw_content": { "content": "Lunch with Sarah Chen." },
+    }))
+    .unwrap()
+    .into_new_source(None, at());
+    let mut props = stored(
+        &s::CREATE,
+        params(&sources::create_query(&new).unwrap()),
+        None,
+    );
+    let index = |fingerprint: &str| {
+        s::SAVE_INDEX
+            .bind()
+            .p("entity_key", new.entity_key.as_str())
+            .p(
+                "embedding",
+                super::bolt::embedding(Some(&[0.5f32, -0.25][..])),
+            )
+            .p("embedded_with", fingerprint)
+            .p("at", at())
+            .query()
+            .unwrap()
+    };
+    for (k, v) in stored(&s::SAVE_INDEX, params(&index("offline:m:2")), None).value {
+        props.put(k, v);
+    }
+    let read = decode::source(&Props::new("source", props.clone())).unwrap();
+    assert_eq!(read.embedded_with.as_deref(), Some("offline:m:2"));
+    assert_eq!(read.embedding, Some(vec![0.5, -0.25]));
+    assert_eq!(read.summary, "", "the rest as it was");
+
+    // '' (what `mark_unindexed` gives Sources processed before versions) reads as none.
+    for (k, v) in stored(&s::SAVE_INDEX, params(&index("")), None).value {
+        props.put(k, v);
+    }
+    let read = decode::source(&Props::new("source", props)).unwrap();
+    assert_eq!(read.embedded_with, None);
 }
 
 pub(super) fn extraction_write(nodes: Vec<NodeUpsert>) -> ExtractionWrite {

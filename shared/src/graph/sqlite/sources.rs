@@ -9,8 +9,8 @@ use super::{
     opt_time, parse, time,
 };
 use crate::domain::{
-    ExtractionRecord, ExtractionStatus, NewSource, ProcessedContent, ProcessingStatus, Source,
-    SourceRef, SourceWrite,
+    ExtractionRecord, ExtractionStatus, NewSource, Passage, ProcessedContent, ProcessingStatus,
+    Source, SourceRef, SourceWrite,
 };
 use crate::graph::GraphResult;
 
@@ -22,6 +22,23 @@ const INSERT_SOURCE: &str = "INSERT INTO sources (
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'raw',
     $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
   ON CONFLICT DO NOTHING";
+
+/// Sources past `raw` whose index another embedder made (`embedded_with` below or above
+/// `$1`) or none recorded (NULL), by key. Written as three seeks of the partial index
+/// `sources_by_index_version` (migration 0007; `processing_status <> 'raw'` is its
+/// condition, so each part can use it), sorted afterwards: `+entity_key` keeps the
+/// planner from walking the whole table in key order instead, which it prefers for an
+/// `OR` of the three, and which reads every Source when none is stale.
+const STALE_INDEX: &str = "SELECT entity_key, user_id, processing_status FROM (
+    SELECT entity_key, user_id, processing_status FROM sources
+     WHERE processing_status <> 'raw' AND embedded_with IS NULL
+    UNION ALL
+    SELECT entity_key, user_id, processing_status FROM sources
+     WHERE processing_status <> 'raw' AND embedded_with < $1
+    UNION ALL
+    SELECT entity_key, user_id, processing_status FROM sources
+     WHERE processing_status <> 'raw' AND embedded_with > $1)
+  ORDER BY +entity_key LIMIT $2";
 
 impl SqliteGraph {
     pub(super) async fn create_source_impl(&self, s: &NewSource) -> GraphResult<SourceWrite> {
@@ -116,6 +133,7 @@ impl SqliteGraph {
         let mut tx = self.begin().await?;
         let done = sqlx::query(
             "UPDATE sources SET content = $2, summary = $3, keywords = $4, tags = $5, embedding = $6,
+                embedded_with = NULLIF($8, ''),
                 processing_status = CASE WHEN processing_status = 'raw' THEN 'processed' ELSE processing_status END,
                 processing_completed_at = $7, processing_error = NULL, updated_at = $7
              WHERE entity_key = $1",
@@ -127,31 +145,43 @@ impl SqliteGraph {
         .bind(serde_json::to_string(&p.tags).map_err(anyhow::Error::from)?)
         .bind(encode_embedding(Some(&p.embedding)))
         .bind(micros(at))
+        .bind(&p.embedded_with)
         .execute(&mut *tx)
         .await?
         .rows_affected();
         if done != 1 {
             return Ok(false);
         }
-        sqlx::query("DELETE FROM source_passages WHERE source_key = $1")
-            .bind(key)
-            .execute(&mut *tx)
-            .await?;
-        for (ordinal, passage) in p.passages.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO source_passages (source_key, ordinal, text) VALUES ($1, $2, $3)",
-            )
-            .bind(key)
-            .bind(ordinal as i64)
-            .bind(&passage.text)
-            .execute(&mut *tx)
-            .await?;
+        replace_passages(&mut tx, key, &p.passages).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    pub(super) async fn save_index_impl(
+        &self,
+        key: &str,
+        embedding: &[f32],
+        passages: &[Passage],
+        embedded_with: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        let mut tx = self.begin().await?;
+        let done = sqlx::query(
+            "UPDATE sources SET embedding = $2, embedded_with = NULLIF($3, ''),
+                processing_error = NULL, updated_at = $4
+             WHERE entity_key = $1",
+        )
+        .bind(key)
+        .bind(encode_embedding(Some(embedding)))
+        .bind(embedded_with)
+        .bind(micros(at))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if done != 1 {
+            return Ok(false);
         }
-        sqlx::query("UPDATE search_docs SET passages = $2 WHERE target = 'source' AND key = $1")
-            .bind(key)
-            .bind(pack_passages(&p.passages))
-            .execute(&mut *tx)
-            .await?;
+        replace_passages(&mut tx, key, passages).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -187,16 +217,20 @@ impl SqliteGraph {
         .bind(limit as i64)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                Ok(SourceRef {
-                    entity_key: r.try_get("entity_key")?,
-                    user_id: r.try_get("user_id")?,
-                    processing_status: parse(r, "processing_status")?,
-                })
-            })
-            .collect::<sqlx::Result<_>>()?)
+        Ok(rows.iter().map(source_ref).collect::<sqlx::Result<_>>()?)
+    }
+
+    pub(super) async fn stale_index_impl(
+        &self,
+        embedded_with: &str,
+        limit: usize,
+    ) -> GraphResult<Vec<SourceRef>> {
+        let rows = sqlx::query(STALE_INDEX)
+            .bind(embedded_with)
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(source_ref).collect::<sqlx::Result<_>>()?)
     }
 
     pub(super) async fn request_extraction_impl(
@@ -348,6 +382,9 @@ fn source_from_row(r: &SqliteRow) -> sqlx::Result<Source> {
         keywords: json_list(r, "keywords")?,
         tags: json_list(r, "tags")?,
         embedding: decode_embedding(r, "embedding")?,
+        embedded_with: r
+            .try_get::<Option<String>, _>("embedded_with")?
+            .filter(|f| !f.is_empty()),
         processing_status: parse::<ProcessingStatus>(r, "processing_status")?,
         processing_started_at: opt_time(r, "processing_started_at")?,
         processing_completed_at: opt_time(r, "processing_completed_at")?,
@@ -355,6 +392,14 @@ fn source_from_row(r: &SqliteRow) -> sqlx::Result<Source> {
         extraction_completed_at: opt_time(r, "extraction_completed_at")?,
         processing_error: r.try_get("processing_error")?,
         lifecycle: lifecycle(r)?,
+    })
+}
+
+fn source_ref(r: &SqliteRow) -> sqlx::Result<SourceRef> {
+    Ok(SourceRef {
+        entity_key: r.try_get("entity_key")?,
+        user_id: r.try_get("user_id")?,
+        processing_status: parse(r, "processing_status")?,
     })
 }
 
@@ -370,15 +415,79 @@ fn extraction_from_row(r: &SqliteRow) -> sqlx::Result<ExtractionRecord> {
     })
 }
 
+/// Replaces a Source's passages with `passages` (in `save_processed`'s and `save_index`'s
+/// transaction): their texts in `source_passages`, their vectors in the Source's
+/// `search_docs` row.
+async fn replace_passages(
+    tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>,
+    key: &str,
+    passages: &[Passage],
+) -> GraphResult<()> {
+    sqlx::query("DELETE FROM source_passages WHERE source_key = $1")
+        .bind(key)
+        .execute(&mut **tx)
+        .await?;
+    for (ordinal, passage) in passages.iter().enumerate() {
+        sqlx::query("INSERT INTO source_passages (source_key, ordinal, text) VALUES ($1, $2, $3)")
+            .bind(key)
+            .bind(ordinal as i64)
+            .bind(&passage.text)
+            .execute(&mut **tx)
+            .await?;
+    }
+    sqlx::query("UPDATE search_docs SET passages = $2 WHERE target = 'source' AND key = $1")
+        .bind(key)
+        .bind(pack_passages(passages))
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 /// The passages' vectors, one after another (`None` without passages). The vector scan
 /// reads them back in chunks of the query's length; a vector of another length makes
 /// the whole blob unreadable to it, so every passage of a Source is embedded by one
 /// model call.
-fn pack_passages(passages: &[crate::domain::Passage]) -> Option<Vec<u8>> {
+fn pack_passages(passages: &[Passage]) -> Option<Vec<u8>> {
     (!passages.is_empty()).then(|| {
         passages
             .iter()
             .flat_map(|p| p.embedding.iter().flat_map(|x| x.to_le_bytes()))
             .collect()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::GraphStore;
+
+    /// The plan of the stale scan: seeks of the version index only, never a walk of the
+    /// whole table, so a reconcile run that finds nothing stale reads nothing.
+    #[tokio::test]
+    async fn the_stale_scan_seeks_the_version_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let graph = SqliteGraph::open(&dir.path().join("graph.db"))
+            .await
+            .unwrap();
+        graph.migrate().await.unwrap();
+        let plan: Vec<String> = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "EXPLAIN QUERY PLAN {STALE_INDEX}"
+        )))
+        .bind("offline:offline-static-v2:384")
+        .bind(500i64)
+        .fetch_all(graph.pool())
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get::<String, _>("detail"))
+        .collect();
+        let on_sources: Vec<&String> = plan.iter().filter(|d| d.contains(" sources ")).collect();
+        assert_eq!(on_sources.len(), 3, "{plan:#?}");
+        for detail in on_sources {
+            assert!(
+                detail.starts_with("SEARCH sources USING COVERING INDEX sources_by_index_version"),
+                "{plan:#?}"
+            );
+        }
+    }
 }

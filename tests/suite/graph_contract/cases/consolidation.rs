@@ -754,6 +754,7 @@ async fn backfilled(
         tags: Vec::new(),
         embedding: vec![0.5, 0.5],
         passages: Vec::new(),
+        embedded_with: EMBEDDED_WITH.into(),
     };
     assert!(
         g.save_processed(&s.entity_key, &processed, received)

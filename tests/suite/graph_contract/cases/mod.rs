@@ -15,6 +15,7 @@ mod neighbours;
 mod notes;
 mod passages;
 mod promotion;
+mod reindex;
 mod retrieval;
 mod sources;
 
@@ -33,5 +34,6 @@ pub use neighbours::*;
 pub use notes::*;
 pub use passages::*;
 pub use promotion::*;
+pub use reindex::*;
 pub use retrieval::*;
 pub use sources::*;

@@ -33,6 +33,7 @@ async fn with_passages(
                 embedding: embedding.clone(),
             })
             .collect(),
+        embedded_with: EMBEDDED_WITH.into(),
     };
     assert!(
         g.save_processed(&new.entity_key, &p, t0() + days(1))

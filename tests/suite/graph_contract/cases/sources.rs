@@ -89,6 +89,7 @@ pub async fn processing_fields_and_errors(store: &Store) {
         tags: vec!["personal".into(), "text-note".into(), "memo".into()],
         embedding: vec![0.25, -0.5, 1.0],
         passages: Vec::new(),
+        embedded_with: EMBEDDED_WITH.into(),
     };
     assert!(
         g.save_processed(key, &processed, t0() + days(2))
@@ -106,6 +107,7 @@ pub async fn processing_fields_and_errors(store: &Store) {
         )
     );
     assert_eq!(s.embedding.as_deref(), Some(&[0.25f32, -0.5, 1.0][..]));
+    assert_eq!(s.embedded_with.as_deref(), Some(EMBEDDED_WITH));
     assert_eq!(s.processing_error, None, "success clears the last error");
     assert_eq!(s.processing_started_at, Some(t0() + days(1)));
     assert_eq!(s.processing_completed_at, Some(t0() + days(2)));
@@ -127,6 +129,7 @@ pub async fn stuck_sources_are_found(store: &Store) {
         tags: vec![],
         embedding: vec![1.0],
         passages: Vec::new(),
+        embedded_with: EMBEDDED_WITH.into(),
     };
     g.save_processed(&done.entity_key, &processed, t0())
         .await

@@ -25,6 +25,7 @@ pub const SOURCE_USER: Statement = statement!("schema/source_user.cypher", []);
 pub const SOURCE_STATUS: Statement = statement!("schema/source_status.cypher", []);
 pub const SOURCE_STATE: Statement = statement!("schema/source_state.cypher", []);
 pub const SOURCE_SALIENCE: Statement = statement!("schema/source_salience.cypher", []);
+pub const SOURCE_EMBEDDED_WITH: Statement = statement!("schema/source_embedded_with.cypher", []);
 pub const SEMANTIC_USER: Statement = statement!("schema/semantic_user.cypher", []);
 pub const SEMANTIC_STATE: Statement = statement!("schema/semantic_state.cypher", []);
 pub const SEMANTIC_DIRTY: Statement = statement!("schema/semantic_dirty.cypher", []);
@@ -87,6 +88,7 @@ pub const ALL: &[&Statement] = &[
     &SOURCE_STATUS,
     &SOURCE_STATE,
     &SOURCE_SALIENCE,
+    &SOURCE_EMBEDDED_WITH,
     &SEMANTIC_USER,
     &SEMANTIC_STATE,
     &SEMANTIC_DIRTY,

@@ -38,7 +38,20 @@ pub const MARK_PROCESSING_STARTED: Statement =
     statement!("sources/mark_processing_started.cypher", [entity_key, at]);
 pub const SAVE_PROCESSED: Statement = statement!(
     "sources/save_processed.cypher",
-    [entity_key, content, summary, keywords, tags, embedding, at]
+    [
+        entity_key,
+        content,
+        summary,
+        keywords,
+        tags,
+        embedding,
+        embedded_with,
+        at
+    ]
+);
+pub const SAVE_INDEX: Statement = statement!(
+    "sources/save_index.cypher",
+    [entity_key, embedding, embedded_with, at]
 );
 pub const SAVE_PASSAGES: Statement = statement!(
     "sources/save_passages.cypher",
@@ -50,6 +63,9 @@ pub const RECORD_PROCESSING_ERROR: Statement = statement!(
     [entity_key, error, at]
 );
 pub const STUCK: Statement = statement!("sources/stuck.cypher", [before, limit]);
+pub const STALE_INDEX: Statement = statement!("sources/stale_index.cypher", [embedded_with, limit]);
+/// Not a schema command (it writes data, in batches): `migrate()` runs it after them.
+pub const MARK_UNINDEXED: Statement = statement!("sources/mark_unindexed.cypher", [limit]);
 
 pub const ALL: &[&Statement] = &[
     &CREATE,
@@ -57,7 +73,10 @@ pub const ALL: &[&Statement] = &[
     &FOR_USER,
     &MARK_PROCESSING_STARTED,
     &SAVE_PROCESSED,
+    &SAVE_INDEX,
     &SAVE_PASSAGES,
     &RECORD_PROCESSING_ERROR,
     &STUCK,
+    &STALE_INDEX,
+    &MARK_UNINDEXED,
 ];
