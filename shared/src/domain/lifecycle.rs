@@ -64,9 +64,12 @@ pub struct Lifecycle {
 
 impl Lifecycle {
     /// The defaults every new memory starts with (seed 001 "Initial Values").
+    /// A new memory's salience.
+    pub const INITIAL_SALIENCE: f64 = 0.5;
+
     pub fn new(confidence: f64, ttl_policy: TtlPolicy, at: DateTime<Utc>) -> Self {
         Self {
-            salience: 0.5,
+            salience: Self::INITIAL_SALIENCE,
             state: MemoryState::Candidate,
             confidence,
             access_count: 0,

@@ -5,7 +5,9 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::domain::{Actor, LifecycleChange, LifecycleEvent, MemoryLifecycle, MemoryState};
+use crate::domain::{
+    Actor, Lifecycle, LifecycleChange, LifecycleEvent, MemoryLifecycle, MemoryState,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -69,8 +71,11 @@ pub fn apply(
     next.state = to;
     next.updated_at = now;
     if to == MemoryState::Active && control == Control::Restore {
-        // A restored memory starts decaying again from now, not from before archival.
+        // A restored memory starts decaying again from now, not from before archival,
+        // and at least as salient as a new one: one that decay archived (salience under
+        // the archive bar) would otherwise be archived again by the next decay run.
         next.last_decayed_at = Some(now);
+        next.salience = next.salience.max(Lifecycle::INITIAL_SALIENCE);
     }
     Ok(Some(LifecycleChange {
         kind: m.kind,
@@ -139,5 +144,26 @@ mod tests {
         let restored = apply(Control::Restore, &m2, now).unwrap().unwrap();
         assert_eq!(restored.lifecycle.state, MemoryState::Active);
         assert_eq!(apply(Control::Restore, &m, now), Ok(None));
+    }
+
+    #[test]
+    fn a_restored_memory_is_not_archived_again_by_the_next_decay() {
+        let now = Utc::now();
+        let mut faded = memory(MemoryState::Archived, false);
+        faded.lifecycle.salience = 0.004;
+        let restored = apply(Control::Restore, &faded, now).unwrap().unwrap();
+        assert_eq!(restored.lifecycle.salience, Lifecycle::INITIAL_SALIENCE);
+        let next_night = crate::lifecycle::decay(
+            &restored.lifecycle,
+            crate::lifecycle::MemoryClass::Semantic,
+            now + chrono::Duration::days(1),
+            &crate::lifecycle::LifecycleParams::default(),
+        )
+        .expect("a day of decay");
+        assert_eq!(next_night.transition, None, "not archived again");
+        let mut salient = memory(MemoryState::Archived, false);
+        salient.lifecycle.salience = 0.9;
+        let restored = apply(Control::Restore, &salient, now).unwrap().unwrap();
+        assert_eq!(restored.lifecycle.salience, 0.9, "never lowered");
     }
 }

@@ -3,11 +3,12 @@
 //! **Fusion is score-aware.** Each signal list (one signal, one query) is normalised to
 //! [0, 1] by its own scores: `(score − floor) / (best − floor)`, where the floor is what
 //! a memory the list does not show could score — the list's last score when the list
-//! may have been cut (it holds as many hits as were asked for), the signal's "no match"
-//! score (0) when it lists every match (full text, graph links). So a list whose hits
-//! all score alike (every Source mentions the user's partner) adds nothing, a list of a
-//! few matches lifts exactly those, and a memory missing from a list counts as that
-//! list's weakest candidate, never below. A memory's relevance is the weighted mean of
+//! may have been cut (it holds as many hits as were asked for), else the signal's "no
+//! match" score: 0 for full text and graph links, the query's threshold for the vector
+//! signal. So a list whose hits all score alike (every Source mentions the user's
+//! partner) adds nothing, a list of a few matches lifts exactly those, and a memory
+//! missing from a list counts as that list's weakest candidate, never below. A memory
+//! no list lifts above its floor has no relevance and is not returned. A memory's relevance is the weighted mean of
 //! its normalised scores (`retrieval.{vector,text,graph}_weight`), averaged over the
 //! queries. Reciprocal rank fusion was measured worse: it ignores how far apart the
 //! scores are, and with `k = 60` a memory ranked first by one signal but missing from
@@ -16,7 +17,7 @@
 //! **Importance re-ranks within relevance.** The final score is
 //! `(1 − w) × relevance + w × importance` with `w = retrieval.importance_weight` (0.02)
 //! and importance = salience, or 1 for what the user pinned or confirmed. Retrieving a
-//! memory raises its salience (seed 001), so importance must stay small to keep the
+//! memory raises its salience (its access update), so importance must stay small to keep the
 //! order of questions from deciding their answers: relevance near-ties are common
 //! (many chats share most of their words), and with `w` = 0.05–0.1 asking the same 40
 //! questions in reverse order changed the top 10 of a quarter of them. At 0.02 it
@@ -93,9 +94,11 @@ pub struct SignalList {
     pub signal: Signal,
     pub query: usize,
     pub hits: Vec<Candidate>,
-    /// Whether the list holds every match (full text, graph links that came back
-    /// fewer than asked for), rather than the best of more.
-    pub exhaustive: bool,
+    /// When the list holds every match (it came back shorter than asked for): the most
+    /// a memory it does not list could score — 0 for full text and graph links (no
+    /// match), the query's threshold for the vector signal. `None` when the list was
+    /// cut: an unlisted memory could score up to its last hit.
+    pub floor: Option<f64>,
 }
 
 /// One signal's verdict on one candidate, for the explanation.
@@ -134,11 +137,7 @@ pub fn normalise(list: &SignalList) -> Vec<f64> {
         return Vec::new();
     };
     let last = list.hits.iter().map(|h| h.score).fold(best, f64::min);
-    let floor = if list.exhaustive && list.signal != Signal::Vector {
-        last.min(0.0)
-    } else {
-        last
-    };
+    let floor = list.floor.map_or(last, |f| f.min(last));
     list.hits
         .iter()
         .map(|h| {
@@ -215,12 +214,13 @@ mod tests {
         graph: 1.0,
     };
 
-    fn list(signal: Signal, hits: &[(&str, f64)], exhaustive: bool) -> SignalList {
+    /// A list; `every` lists every match (its floor is 0).
+    fn list(signal: Signal, hits: &[(&str, f64)], every: bool) -> SignalList {
         SignalList {
             signal,
             query: 0,
             hits: hits.iter().map(|(k, s)| Candidate::new(*k, *s)).collect(),
-            exhaustive,
+            floor: every.then_some(0.0),
         }
     }
 
@@ -250,6 +250,15 @@ mod tests {
         );
         let few = list(Signal::Graph, &[("a", 1.0), ("b", 1.0)], true);
         assert_eq!(normalise(&few), [1.0, 1.0], "the only matches all count");
+        let one = SignalList {
+            floor: Some(0.25),
+            ..list(Signal::Vector, &[("a", 0.75), ("b", 0.5)], false)
+        };
+        assert_eq!(
+            normalise(&one),
+            [1.0, 0.5],
+            "every vector over the threshold"
+        );
         assert!(normalise(&list(Signal::Text, &[], true)).is_empty());
     }
 

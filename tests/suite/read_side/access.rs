@@ -53,7 +53,15 @@ async fn each_recall_counts_and_moves_the_state() {
     assert_eq!((state.as_str(), count), ("candidate", 0));
 
     let boost = w.svc.config.lifecycle.access_boost;
-    let answer = w.explore("alex", "kayak lessons with Maria Lopez", 1).await;
+    // A threshold keeps the tomato note, a weak vector match, out of the answer: what
+    // is not returned is not recalled.
+    let answer = w
+        .ok(
+            "/api/explore",
+            serde_json::json!({ "user_id": "alex",
+                "queries": [{ "query": "kayak lessons with Maria Lopez", "threshold": 0.3 }] }),
+        )
+        .await;
     assert_eq!(
         keys_of(&answer, "sources", "entity_key"),
         [key.as_str()],

@@ -49,7 +49,11 @@ static TABLE: LazyLock<Table> = LazyLock::new(Table::load);
 
 impl Table {
     fn load() -> Self {
-        assert_eq!(&VECTORS[..8], MAGIC, "offline-embeddings/vectors.bin: bad header");
+        assert_eq!(
+            &VECTORS[..8],
+            MAGIC,
+            "offline-embeddings/vectors.bin: bad header"
+        );
         let word = |at: usize| {
             u32::from_le_bytes(VECTORS[at..at + 4].try_into().expect("4 bytes")) as usize
         };
@@ -133,7 +137,13 @@ mod tests {
 
     #[test]
     fn vectors_are_unit_length_and_stable() {
-        for text in ["The hiring plan for Berlin", "", "!!!", "ünïcödé wörds", "the of and"] {
+        for text in [
+            "The hiring plan for Berlin",
+            "",
+            "!!!",
+            "ünïcödé wörds",
+            "the of and",
+        ] {
             for dims in [384, 256, 16] {
                 let v = embed(text, dims);
                 assert_eq!(v.len(), dims);
@@ -143,7 +153,10 @@ mod tests {
             }
         }
         let v = embed("The hiring plan for Berlin", 384);
-        assert!(v[256..].iter().all(|x| *x == 0.0), "256 components, then zeros");
+        assert!(
+            v[256..].iter().all(|x| *x == 0.0),
+            "256 components, then zeros"
+        );
     }
 
     #[test]
