@@ -1,17 +1,20 @@
-//! `POST /api/context` (seeds 000, 003, 004): the most useful memory for a message,
-//! within a token budget, as markdown, XML or JSON. The owner's profile and confirmed
-//! facts come first, then the facts most relevant to the message, the notes and
-//! relationship notes that match it (each with its date and where it came from: the
-//! Source it was taken from, or episodic consolidation), and the semantic nodes,
-//! Storylines and episodes (Sources) most relevant to it, ranked as explore ranks them.
-//! An item that does not fit is left out whole (never cut mid-sentence) and `truncated`
-//! says so; smaller items after it may still fit.
+//! `POST /api/context`: the most useful memory for a message, within a token budget, as
+//! markdown, XML or JSON. The owner's profile and confirmed facts come first, then the
+//! facts most relevant to the message, the notes and relationship notes that match it
+//! (each with its date and where it came from: the Source it was taken from, or episodic
+//! consolidation), and the semantic nodes, Storylines and episodes (Sources) most
+//! relevant to it, ranked as explore ranks them; an episode quotes the passage that
+//! matched (at most 300 characters). An item that does not fit is left out whole (never
+//! cut mid-sentence) and `truncated` says so; smaller items after it may still fit.
 
 use serde::Serialize;
 use serde_json::json;
 
 use super::notes::{RankedNote, node_relevance, rank_notes_among};
-use super::{Loaded, RetrievalResult, embed_queries, extract_for_participant, rank_target};
+use super::rank::SignalHit;
+use super::{
+    Loaded, RetrievalResult, embed_queries, evidence, extract_for_participant, rank_target,
+};
 use crate::domain::input::read::{ContextFormat, ContextInput};
 use crate::domain::{FactFilter, MemoryKind, NoteHit, SearchScope, Target};
 use crate::llm::estimate_tokens;
@@ -183,6 +186,16 @@ pub async fn build(
         } else {
             rank_target(svc, &scope, target, &queries, PER_KIND).await?
         };
+        // A returned Source shows the passage that matched: the evidence, not only a
+        // summary that may not mention what was asked.
+        let sources: Vec<(&str, &[SignalHit])> = found
+            .iter()
+            .filter_map(|(_, why, item)| match item {
+                Loaded::Source(s) => Some((s.entity_key.as_str(), why.signals.as_slice())),
+                _ => None,
+            })
+            .collect();
+        let mut evidence = evidence::passages_of(svc, &sources, &queries).await?;
         for (_, _, item) in found {
             let (kind, key, text) = match item {
                 Loaded::Fact(f) if f.confirmed => continue,
@@ -203,7 +216,7 @@ pub async fn build(
                 }
                 Loaded::Storyline(s) => (MemoryKind::Storyline, s.storyline_id, s.description),
                 Loaded::Source(s) => {
-                    let text = format!(
+                    let mut text = format!(
                         "{} ({}{}): {}",
                         s.event_time().format("%Y-%m-%d"),
                         s.source_type,
@@ -213,6 +226,11 @@ pub async fn build(
                             .unwrap_or_default(),
                         s.summary
                     );
+                    if let Some(p) = evidence.remove(&s.entity_key)
+                        && !already_said(&p.text, &s.summary, &items)
+                    {
+                        text.push_str(&format!(" — “{}”", quote(&p.text)));
+                    }
                     let key = s.entity_key.clone();
                     shown_sources.push(*s);
                     (MemoryKind::Source, key, text)
@@ -302,6 +320,32 @@ fn note_line(n: &NoteHit) -> String {
         (None, k) => line.push_str(&format!(" · consolidated from {k} Sources")),
     }
     format!("{line}: {}", n.text)
+}
+
+/// Whether every line and sentence of `passage` is already in the summary or in an
+/// item of the context (a note taken from it, say): quoting it again would only spend
+/// the budget.
+fn already_said(passage: &str, summary: &str, items: &[Item]) -> bool {
+    passage
+        .lines()
+        .flat_map(|l| l.split_inclusive(['.', '!', '?']))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .all(|s| summary.contains(s) || items.iter().any(|i| i.text.contains(s)))
+}
+
+/// Longest passage quoted in an episode, in characters.
+const QUOTE_CHARS: usize = 300;
+
+/// A passage on one line, cut at a word boundary after [`QUOTE_CHARS`] characters.
+fn quote(passage: &str) -> String {
+    let one_line = passage.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= QUOTE_CHARS {
+        return one_line;
+    }
+    let cut: String = one_line.chars().take(QUOTE_CHARS).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
+    format!("{cut}…")
 }
 
 fn sections<'a>(items: &'a [&'a Item]) -> Vec<(Section, Vec<&'a str>)> {
@@ -421,6 +465,20 @@ mod tests {
         assert_eq!(
             note_line(&note("Likes tea.", "Sarah Chen", None, 0)),
             "2026-11-02 · Sarah Chen · consolidated: Likes tea."
+        );
+    }
+
+    #[test]
+    fn quotes_are_one_line_and_cut_at_a_word() {
+        assert_eq!(
+            quote("Maya: we adopted\n a dog."),
+            "Maya: we adopted a dog."
+        );
+        let long = "word ".repeat(100);
+        let q = quote(&long);
+        assert!(
+            q.ends_with("word…") && q.chars().count() <= QUOTE_CHARS + 1,
+            "{q}"
         );
     }
 

@@ -491,3 +491,59 @@ async fn the_readme_note_and_its_insight_reach_context_on_neo4j() {
         the_readme_note_and_its_insight_reach_context(svc, format!("alex{suffix}")).await;
     }
 }
+
+/// An episode quotes the passage that matched: the summary of a long chat keeps one or
+/// two of its topics, the passage holds what was asked.
+#[tokio::test]
+async fn an_episode_quotes_the_passage_that_answers_the_message() {
+    let w = World::new().await;
+    let mut turns: Vec<Value> = Vec::new();
+    for i in 0..16 {
+        let (speaker, text) = if i % 2 == 0 {
+            (
+                "Alex Johnson",
+                "How was your week? Work has been a lot lately.",
+            )
+        } else {
+            (
+                "Priya Patel",
+                "Busy but good, we should get dinner together soon.",
+            )
+        };
+        turns.push(json!({ "speaker": speaker, "text": format!("{text} ({i})") }));
+    }
+    turns.insert(
+        9,
+        json!({ "speaker": "Priya Patel",
+                "text": "My sister Ines moved to Lisbon for a job at the aquarium." }),
+    );
+    let content: Vec<String> = turns.iter().map(Value::to_string).collect();
+    let key = w
+        .ingest(
+            json!({ "user_id": "alex", "participants": ["alex", "priya"],
+                        "source_type": "conversation",
+                        "raw_content": { "content": content.join("\n") } }),
+        )
+        .await;
+    let source = w.read(&format!("/api/sources/{key}")).await;
+    assert!(
+        !source["summary"].as_str().unwrap().contains("Lisbon"),
+        "the premise: the summary leaves it out: {source}"
+    );
+    let answer = w
+        .ok(
+            "/api/context",
+            json!({ "user_id": "alex", "message": "Where does Priya's sister Ines live now?",
+                    "budget_tokens": 2000 }),
+        )
+        .await;
+    let text = answer["context"].as_str().unwrap();
+    let episode = section(text, "Episodes")
+        .into_iter()
+        .find(|l| l.contains("(conversation)"))
+        .unwrap_or_else(|| panic!("the chat is an episode: {text}"));
+    assert!(
+        episode.contains("“") && episode.contains("Ines moved to Lisbon"),
+        "{episode}"
+    );
+}
