@@ -22,8 +22,8 @@ fn now() -> DateTime<Utc> {
 
 /// The benchmark's quick corpus on the embedded default: explore finds more evidence
 /// sessions than BM25 over the raw text, asks in reverse order with the same result,
-/// and still finds them after a week of nightly jobs. (The margins are for the
-/// deterministic offline model; BENCHMARKS.md has the full corpus.)
+/// and still finds them after a week of nightly jobs. (The offline model is
+/// deterministic, so are these figures; BENCHMARKS.md has the full corpus.)
 #[tokio::test]
 async fn explore_beats_bm25_in_any_order_and_after_a_week() {
     let report = run::run(&Settings::new(Size::Quick)).await.unwrap();
@@ -32,7 +32,7 @@ async fn explore_beats_bm25_in_any_order_and_after_a_week() {
         report.forward.all.recall_at_10,
     );
     assert!(
-        forward >= bm25 + 0.02,
+        forward >= bm25 + 0.03,
         "explore recall@10 {forward:.3} vs BM25 {bm25:.3}"
     );
     let reverse = report.reverse.unwrap().all.recall_at_10;
