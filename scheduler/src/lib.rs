@@ -112,7 +112,19 @@ pub async fn run(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> anyhow::Result<()> {
     let schedules = schedules(&svc)?;
-    catch_up(&svc, &schedules, svc.clock.now()).await?;
+    tokio::pin!(shutdown);
+    // A queue that cannot be reached as the scheduler starts (an outage, another
+    // process migrating the file) delays the catch-up; it does not stop the scheduler,
+    // which would take a `cosmo serve` down with it.
+    let mut wait = std::time::Duration::from_secs(1);
+    while let Err(e) = catch_up(&svc, &schedules, svc.clock.now()).await {
+        tracing::warn!(error = %e, retry_in_secs = wait.as_secs(), "catching up missed slots failed");
+        tokio::select! {
+            () = tokio::time::sleep(wait) => {}
+            () = &mut shutdown => return Ok(()),
+        }
+        wait = (wait * 2).min(std::time::Duration::from_secs(60));
+    }
     let mut scheduler = JobScheduler::new().await?;
     for schedule in schedules {
         let (svc, tz, expression) = (svc.clone(), schedule.tz, schedule.cron.pattern.to_string());

@@ -1,5 +1,6 @@
 //! The scheduler: replicas fire each slot once, a slot missed while every scheduler was
-//! down is caught up once on start, and an operator can run any periodic job now.
+//! down is caught up once on start (also when the queue comes back only after the
+//! start), and an operator can run any periodic job now.
 
 use std::time::Duration;
 
@@ -59,6 +60,43 @@ async fn a_missed_slot_is_caught_up_once() {
         !week_later.iter().any(|(k, _)| *k == JobKind::PromoteMacros),
         "last Sunday is more than 24 h ago"
     );
+}
+
+/// The queue is unreachable as a scheduler starts (its table is gone, as under another
+/// process' migration): the scheduler keeps running and catches the missed slot up once
+/// the queue is back.
+#[tokio::test]
+async fn a_scheduler_started_during_a_queue_outage_catches_up_when_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = stores::sqlite(dir.path()).await;
+    let (svc, _clock) = stores::manual_clock(svc, at("2026-11-22T06:00:00Z"));
+    let graph = cosmo_shared::graph::sqlite::SqliteGraph::open(&dir.path().join("cosmo.db"))
+        .await
+        .unwrap();
+    sqlx::query("ALTER TABLE Jobs RENAME TO Jobs_offline")
+        .execute(graph.pool())
+        .await
+        .unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let scheduler = tokio::spawn(cosmo_scheduler::run(svc.clone(), async move {
+        let _ = stopped.await;
+    }));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(!scheduler.is_finished(), "the scheduler is still running");
+    sqlx::query("ALTER TABLE Jobs_offline RENAME TO Jobs")
+        .execute(graph.pool())
+        .await
+        .unwrap();
+    wait_for("the missed decay slot", Duration::from_secs(10), || async {
+        svc.queue
+            .job_by_key(JobKind::Decay, "decay@2026-11-22T01:00:00+00:00")
+            .await
+            .ok()
+            .flatten()
+    })
+    .await;
+    stop.send(()).unwrap();
+    scheduler.await.unwrap().unwrap();
 }
 
 #[tokio::test]
