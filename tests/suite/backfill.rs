@@ -18,6 +18,7 @@ use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::job_runs::JobRun;
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
+use cosmo_shared::retrieval::Exploration;
 use cosmo_shared::services::Services;
 use cosmo_tests::stores;
 use cosmo_workers::dispatch::Dispatcher;
@@ -189,8 +190,8 @@ impl World {
         episodic.expect("consolidate-episodic ran")
     }
 
-    /// The Sources explore returns for a question about session `k`.
-    async fn explore(&self, k: usize, include_archived: bool) -> Vec<String> {
+    /// What explore returns for a question about session `k`.
+    async fn ask(&self, k: usize, include_archived: bool) -> Exploration {
         let input = ExploreInput::parse(json!({
             "user_id": self.owner,
             "queries": [{ "query": format!("How did the {} go with Melanie?", TOPICS[k]) }],
@@ -198,10 +199,15 @@ impl World {
             "include_archived": include_archived,
         }))
         .unwrap();
-        let found = cosmo_shared::retrieval::explore(&self.svc, &input, None)
+        cosmo_shared::retrieval::explore(&self.svc, &input, None)
             .await
-            .unwrap_or_else(|e| panic!("explore: {e}"));
-        found
+            .unwrap_or_else(|e| panic!("explore: {e}"))
+    }
+
+    /// The Sources explore returns for a question about session `k`.
+    async fn explore(&self, k: usize, include_archived: bool) -> Vec<String> {
+        self.ask(k, include_archived)
+            .await
             .sources
             .unwrap_or_default()
             .into_iter()
@@ -326,6 +332,21 @@ async fn backfilled_history(svc: Services, owner: String, melanie: String) {
         assert!(
             w.explore(k, false).await.contains(key),
             "the {} session is still found",
+            TOPICS[k]
+        );
+    }
+
+    // Every archived session is still reached by default by a question about it: a
+    // note taken from it, or an insight consolidated from it, names it.
+    for (k, key) in sessions.iter().enumerate().take(9) {
+        let found = w.ask(k, false).await;
+        let notes = found.notes.unwrap_or_default();
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.source_id.as_deref() == Some(key.as_str())
+                    || n.derived_from.iter().any(|m| &m.entity_key == key)),
+            "the archived {} session is reached through a note: {notes:#?}",
             TOPICS[k]
         );
     }

@@ -200,7 +200,9 @@ pub trait MaintenanceStore: Send + Sync {
 
     /// Unarchived, unpinned Sources that both happened and were received (`created_at`)
     /// before `older_than`, with salience below `salience_below`, oldest event first,
-    /// with the nodes (not the owner Person) their owner's extraction mentions.
+    /// with the nodes (not the owner Person) their owner's extraction mentions; only
+    /// Sources that mention at least one such node (an insight on it carries what the
+    /// Source held once it is archived).
     async fn faded_sources(
         &self,
         older_than: DateTime<Utc>,

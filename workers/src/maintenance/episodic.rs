@@ -13,12 +13,9 @@
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Duration, Utc};
-use cosmo_shared::domain::{
-    LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, MemoryState, NoteLifetime,
-};
+use cosmo_shared::domain::NoteLifetime;
 use cosmo_shared::graph::maintenance::{ClusterRules, EpisodicConsolidation, SourceCluster};
 use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::lifecycle::Reason;
 use cosmo_shared::llm::SummaryTask;
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::services::Services;
@@ -87,10 +84,17 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
         .await?
     {
         examined.insert(source.entity_key.clone());
-        let archived = if mentioned.is_empty() {
-            // Nothing semantic to carry the memory: archive it as it is.
-            archive(svc, &source.entity_key, &source.user_id, as_of).await?
-        } else {
+        // A Source linked to no node has nothing semantic to carry what it held: it
+        // stays (decay archives it once its salience is spent), so consolidation never
+        // makes a memory unreachable.
+        let mut archived = false;
+        for entity_key in mentioned {
+            let cluster = SourceCluster {
+                entity_key,
+                user_id: source.user_id.clone(),
+                sources: vec![source.clone()],
+            };
+            let summaries = about_the_node(svc, &cluster).await?;
             let meter = Metered {
                 svc,
                 kind,
@@ -100,31 +104,23 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
                 .record(
                     svc.models
                         .summarizer
-                        .summarize(
-                            SummaryTask::Insight,
-                            None,
-                            std::slice::from_ref(&source.summary),
-                        )
+                        .summarize(SummaryTask::Insight, None, &summaries)
                         .await?,
                 )
                 .await?;
-            let mut archived = false;
-            for entity_key in mentioned {
-                archived |= svc
-                    .graph
-                    .consolidate_sources(&EpisodicConsolidation {
-                        entity_key,
-                        user_id: source.user_id.clone(),
-                        insight: insight.clone(),
-                        lifetime: NoteLifetime::Year,
-                        source_keys: vec![source.entity_key.clone()],
-                        at: as_of,
-                    })
-                    .await?
-                    > 0;
-            }
-            archived
-        };
+            archived |= svc
+                .graph
+                .consolidate_sources(&EpisodicConsolidation {
+                    entity_key: cluster.entity_key,
+                    user_id: source.user_id.clone(),
+                    insight,
+                    lifetime: NoteLifetime::Year,
+                    source_keys: vec![source.entity_key.clone()],
+                    at: as_of,
+                })
+                .await?
+                > 0;
+        }
         if archived {
             report.archived += 1;
             report.add("faded", 1);
@@ -135,7 +131,6 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
     Ok(report)
 }
 
-/// Archives a Source as it is; `false` when it no longer needs it (gone, archived).
 /// What the cluster's Sources say about its node, the insight's input: for each Source,
 /// the notes an extraction took from it about the node, else the Source's summary. A
 /// long Source's summary may not mention the node at all, and an insight that does not
@@ -163,33 +158,4 @@ async fn about_the_node(svc: &Services, cluster: &SourceCluster) -> JobResult<Ve
             }
         })
         .collect())
-}
-
-async fn archive(svc: &Services, key: &str, user_id: &str, at: DateTime<Utc>) -> JobResult<bool> {
-    let Some(source) = svc.graph.source(key).await? else {
-        return Ok(false);
-    };
-    if source.lifecycle.state == MemoryState::Archived {
-        return Ok(false);
-    }
-    let memory = MemoryLifecycle {
-        kind: MemoryKind::Source,
-        key: key.to_owned(),
-        user_id: user_id.to_owned(),
-        lifecycle: source.lifecycle.clone(),
-    };
-    let mut lifecycle = source.lifecycle;
-    lifecycle.state = MemoryState::Archived;
-    lifecycle.updated_at = at;
-    let mut event = LifecycleEvent::system(&memory, MemoryState::Archived, Reason::Decayed, at);
-    event.reason = "consolidated".into();
-    svc.graph
-        .apply_lifecycle(&[LifecycleChange {
-            kind: MemoryKind::Source,
-            key: key.to_owned(),
-            lifecycle,
-            event: Some(event),
-        }])
-        .await?;
-    Ok(true)
 }

@@ -396,8 +396,19 @@ pub async fn faded_sources_are_old_unpinned_and_unarchived(store: &Store) {
     .unwrap();
     fade(g, &shared.entity_key, 0.1, false, candidate).await;
 
-    let (quiet, _) = extracted(g, &u.alice, "Nothing much.", t0() + days(1), vec![], |_| {}).await;
+    let (quiet, quiet_nodes) = extracted(
+        g,
+        &u.alice,
+        "Nothing much, the weather.",
+        t0() + days(1),
+        vec![concept("Weather")],
+        |_| {},
+    )
+    .await;
     fade(g, &quiet, 0.05, false, MemoryState::Active).await;
+    // Linked to no node: no insight could carry what it held, so it is not offered.
+    let (bare, _) = extracted(g, &u.alice, "Nothing at all.", t0(), vec![], |_| {}).await;
+    fade(g, &bare, 0.1, false, candidate).await;
     let (at_bar, _) = extracted(g, &u.alice, "At the bar.", t0(), vec![], |_| {}).await;
     fade(g, &at_bar, 0.2, false, candidate).await;
     let (recent, _) = extracted(g, &u.alice, "Recent.", t0() + days(20), vec![], |_| {}).await;
@@ -426,14 +437,14 @@ pub async fn faded_sources_are_old_unpinned_and_unarchived(store: &Store) {
     alice_nodes.sort();
     let mut want: Vec<(SourceBrief, Vec<String>)> = vec![
         (brief_of(g, &shared.entity_key).await, alice_nodes),
-        (brief_of(g, &quiet).await, vec![]),
+        (brief_of(g, &quiet).await, quiet_nodes),
         (brief_of(g, &bobs).await, bob_nodes),
     ];
     want.sort_by(|x, y| x.0.entity_key.cmp(&y.0.entity_key));
     assert_eq!(
         found, want,
         "old Sources below the bar with the non-owner nodes their owner's extraction \
-         mentions; not at the bar, recent, pinned or archived ones"
+         mentions; not at the bar, recent, pinned, archived or linked to no node"
     );
     assert_eq!(
         g.faded_sources(t0() + days(10), 0.2, 2)
@@ -794,10 +805,25 @@ pub async fn back_filled_sources_wait_until_received_long_enough(store: &Store) 
         sessions.push(key);
         sarah = nodes[0].clone();
     }
-    let (faded_backfill, _) =
-        backfilled(g, &u.alice, "An old faded note.", t0(), received, vec![]).await;
+    let (faded_backfill, _) = backfilled(
+        g,
+        &u.alice,
+        "An old faded note about tea.",
+        t0(),
+        received,
+        vec![concept("Tea")],
+    )
+    .await;
     fade(g, &faded_backfill, 0.1, false, MemoryState::Candidate).await;
-    let (faded_live, _) = extracted(g, &u.alice, "A faded live note.", t0(), vec![], |_| {}).await;
+    let (faded_live, _) = extracted(
+        g,
+        &u.alice,
+        "A faded live note about tea.",
+        t0(),
+        vec![concept("Tea")],
+        |_| {},
+    )
+    .await;
     fade(g, &faded_live, 0.1, false, MemoryState::Candidate).await;
 
     for (cutoff, why) in [
