@@ -16,5 +16,5 @@ mod openapi;
 mod pipeline;
 mod queue_contract;
 mod read_side;
-mod retrieval_quality;
+mod retrieval;
 mod scheduling;

@@ -129,7 +129,7 @@ pub async fn build(
     for f in &confirmed {
         items.push(Item {
             section: Section::Facts,
-            text: f.text.clone(),
+            text: fact_line(f),
             memory: Some(UsedMemory {
                 kind: MemoryKind::Fact,
                 key: f.fact_id.clone(),
@@ -199,7 +199,7 @@ pub async fn build(
         for (_, _, item) in found {
             let (kind, key, text) = match item {
                 Loaded::Fact(f) if f.confirmed => continue,
-                Loaded::Fact(f) => (MemoryKind::Fact, f.fact_id, f.text),
+                Loaded::Fact(f) => (MemoryKind::Fact, f.fact_id.clone(), fact_line(&f)),
                 Loaded::Node(n) if n.is_owner => continue,
                 Loaded::Node(n) => {
                     let what = n
@@ -320,6 +320,26 @@ fn note_line(n: &NoteHit) -> String {
         (None, k) => line.push_str(&format!(" · consolidated from {k} Sources")),
     }
     format!("{line}: {}", n.text)
+}
+
+/// A fact as context shows it, like a note: since when it holds, whether the user
+/// confirmed it, the Source it came from (none when it was told through the API), and
+/// its text. `2026-03-02 · confirmed · from <source key>: Alex is allergic to peanuts`
+fn fact_line(f: &crate::domain::Fact) -> String {
+    let mut line = f.valid_from.format("%Y-%m-%d").to_string();
+    if f.confirmed {
+        line.push_str(" · confirmed");
+    }
+    match f.source_keys.as_slice() {
+        [] => {}
+        [one] => line.push_str(&format!(" · from {one}")),
+        [first, rest @ ..] => line.push_str(&format!(
+            " · from {first} and {} more Source{}",
+            rest.len(),
+            if rest.len() == 1 { "" } else { "s" }
+        )),
+    }
+    format!("{line}: {}", f.text)
 }
 
 /// Whether every line and sentence of `passage` is already in the summary or in an
@@ -465,6 +485,45 @@ mod tests {
         assert_eq!(
             note_line(&note("Likes tea.", "Sarah Chen", None, 0)),
             "2026-11-02 · Sarah Chen · consolidated: Likes tea."
+        );
+    }
+
+    #[test]
+    fn a_fact_line_has_its_date_and_origin() {
+        let at = chrono::DateTime::parse_from_rfc3339("2026-11-02T10:00:00Z")
+            .unwrap()
+            .into();
+        let mut f = crate::domain::Fact {
+            fact_id: "f1".into(),
+            user_id: "alex".into(),
+            text: "Alex is allergic to peanuts".into(),
+            category: None,
+            key: None,
+            value: None,
+            is_active: true,
+            valid_from: at,
+            valid_to: None,
+            confirmed: true,
+            supersedes: None,
+            about: Vec::new(),
+            source_keys: Vec::new(),
+            embedding: None,
+            lifecycle: crate::domain::Lifecycle::new(0.9, crate::domain::TtlPolicy::Decay, at),
+        };
+        assert_eq!(
+            fact_line(&f),
+            "2026-11-02 · confirmed: Alex is allergic to peanuts"
+        );
+        f.confirmed = false;
+        f.source_keys = vec!["src-1".into()];
+        assert_eq!(
+            fact_line(&f),
+            "2026-11-02 · from src-1: Alex is allergic to peanuts"
+        );
+        f.source_keys.push("src-2".into());
+        assert_eq!(
+            fact_line(&f),
+            "2026-11-02 · from src-1 and 1 more Source: Alex is allergic to peanuts"
         );
     }
 

@@ -46,6 +46,7 @@ pub async fn explore(
         sources: None,
         nodes: None,
         notes: None,
+        facts: None,
         storylines: None,
         macros: None,
     };
@@ -53,6 +54,7 @@ pub async fn explore(
         Granularity::Micro => {
             let sources = rank_target(svc, &scope, Target::Source, &queries, input.limit).await?;
             let nodes = rank_target(svc, &scope, Target::Node, &queries, input.limit).await?;
+            let facts = rank_target(svc, &scope, Target::Fact, &queries, input.limit).await?;
             let shown: Vec<&Source> = sources
                 .iter()
                 .filter_map(|(_, _, l)| match l {
@@ -71,6 +73,7 @@ pub async fn explore(
             let mut passages = evidence::passages_of(svc, &found, &queries).await?;
             let source_access = access_of(svc, MemoryKind::Source, &sources).await?;
             let node_access = access_of(svc, MemoryKind::Node, &nodes).await?;
+            let fact_access = access_of(svc, MemoryKind::Fact, &facts).await?;
             let mut views = Vec::new();
             for (score, why, item) in sources {
                 if let Loaded::Source(s) = item {
@@ -124,6 +127,24 @@ pub async fn explore(
                     });
                 }
             }
+            out.facts = Some(
+                facts
+                    .into_iter()
+                    .filter_map(|(score, why, item)| match item {
+                        Loaded::Fact(mut f) => {
+                            if let Some(l) = fact_access.get(&f.fact_id) {
+                                f.lifecycle = l.clone();
+                            }
+                            Some(Ranked {
+                                score,
+                                why,
+                                item: *f,
+                            })
+                        }
+                        _ => None,
+                    })
+                    .collect(),
+            );
             out.sources = Some(views);
             out.nodes = Some(node_views);
             out.notes = Some(explored_notes(svc, &scope, input, &node_relevance).await?);

@@ -30,6 +30,10 @@ pub struct Exploration {
     /// consolidation insights among them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<Vec<NoteView>>,
+    /// Granularity 1: the user's active facts that match the queries, as
+    /// `/api/facts` shows them (their lifecycle after this call's access update).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facts: Option<Vec<Ranked<crate::domain::Fact>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub storylines: Option<Vec<Ranked<StorylineView>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
