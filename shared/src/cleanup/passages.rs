@@ -181,6 +181,33 @@ mod tests {
     }
 
     #[test]
+    fn a_note_or_email_becomes_passages_of_whole_paragraphs() {
+        let paragraphs: Vec<String> = (0..6)
+            .map(|i| {
+                format!(
+                    "Paragraph {i} says one thing. {}",
+                    "More of it. ".repeat(14)
+                )
+            })
+            .collect();
+        let content = paragraphs.join("\n\n");
+        let passages = split(&content);
+        assert!(passages.len() >= 3, "{passages:#?}");
+        for p in &passages {
+            assert!(p.chars().count() <= TARGET_CHARS);
+            for line in p.lines() {
+                assert!(
+                    paragraphs.iter().any(|para| para.trim() == line),
+                    "a passage holds whole paragraphs: {line:?}"
+                );
+            }
+        }
+        for para in &paragraphs {
+            assert!(passages.iter().any(|p| p.contains(para.trim())), "{para}");
+        }
+    }
+
+    #[test]
     fn long_lines_are_cut_at_sentences_then_words() {
         let sentence = "This sentence is about forty characters. ";
         let paragraph = sentence.repeat(40);

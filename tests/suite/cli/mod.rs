@@ -4,6 +4,7 @@
 
 mod import;
 mod jobs;
+mod week;
 
 use std::path::Path;
 
