@@ -4,8 +4,9 @@
 // match in score order, so filtering to the scope afterwards loses nothing. A node
 // qualifies only with a note still live at `$at` (`note_expires_at` holds
 // 9999-12-31T00:00:00Z for notes that never expire) and added in [$since, $until); the
-// Rust code picks the notes that hold the words. `derived` pairs each `derived_from`
-// link's note id ('' for a link recorded before note ids were kept) with its Source.
+// Rust code picks the notes that hold the words, paging on (`$skip`) while too few do.
+// `derived` pairs each `derived_from` link's note id ('' for a link recorded before
+// note ids were kept) with its Source.
 CALL db.index.fulltext.queryNodes('semantic_note_text', $query) YIELD node, score
 WITH node AS n, score
 WHERE n.user_id = $user_id
@@ -16,6 +17,7 @@ WHERE n.user_id = $user_id
             AND ($until IS NULL OR n.note_dates[i] < $until))
 WITH n, score
 ORDER BY score DESC, n.entity_key
+SKIP $skip
 LIMIT $limit
 RETURN n.entity_key AS owner_key,
        coalesce(n.display_name, n.name) AS owner,

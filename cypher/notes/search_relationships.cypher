@@ -4,8 +4,9 @@
 // and streams every match in score order, so filtering to the scope afterwards loses
 // nothing. A relationship qualifies only with a note still live at `$at`
 // (`note_expires_at` holds 9999-12-31T00:00:00Z for notes that never expire) and added
-// in [$since, $until); the Rust code picks the notes that hold the words. Insights are
-// noted on nodes only: `derived` is always empty here.
+// in [$since, $until); the Rust code picks the notes that hold the words, paging on
+// (`$skip`) while too few do. Insights are noted on nodes only: `derived` is always
+// empty here.
 CALL db.index.fulltext.queryRelationships('relates_note_text', $query) YIELD relationship, score
 WITH relationship AS r, score
 WHERE r.user_id = $user_id
@@ -16,6 +17,7 @@ WHERE r.user_id = $user_id
             AND ($until IS NULL OR r.note_dates[i] < $until))
 WITH r, score
 ORDER BY score DESC, r.rel_key
+SKIP $skip
 LIMIT $limit
 WITH r, score, startNode(r) AS a, endNode(r) AS b
 RETURN r.rel_key AS owner_key,

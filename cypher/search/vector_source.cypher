@@ -16,17 +16,25 @@ WHERE r.user_id = $user_id
   AND ($since IS NULL OR coalesce(s.started_at, s.created_at) >= $since)
   AND ($until IS NULL OR coalesce(s.started_at, s.created_at) < $until)
   AND size(s.embedding) = size($embedding) AND any(x IN s.embedding WHERE x <> 0.0)
-OPTIONAL MATCH (s)-[:has_passage]->(p:Passage)
-WITH s, collect(p) AS ps
-UNWIND [{ordinal: -1, e: s.embedding}] + [p IN ps | {ordinal: p.ordinal, e: p.embedding}] AS c
-WITH s.entity_key AS key, c.ordinal AS ordinal, c.e AS e
-WHERE size(e) = size($embedding) AND any(x IN e WHERE x <> 0.0)
-WITH key, ordinal, e, vector.similarity.cosine(e, $embedding) AS approx
-ORDER BY approx DESC, ordinal
-WITH key, collect({ordinal: ordinal, e: e, approx: approx})[0] AS best
-WITH key, best.ordinal AS ordinal, best.e AS e, best.approx AS approx
-ORDER BY approx DESC, key
+WITH s, vector.similarity.cosine(s.embedding, $embedding) AS summary
+// Each Source's best passage in a subquery that keeps one row: only the Sources' best
+// scores are sorted, never every vector the user has.
+CALL (s, summary) {
+  OPTIONAL MATCH (s)-[:has_passage]->(p:Passage)
+  WHERE size(p.embedding) = size($embedding) AND any(x IN p.embedding WHERE x <> 0.0)
+  WITH p, summary, vector.similarity.cosine(p.embedding, $embedding) AS approx
+  ORDER BY approx DESC, p.ordinal
+  LIMIT 1
+  RETURN CASE WHEN approx > summary THEN p.ordinal ELSE -1 END AS ordinal,
+         CASE WHEN approx > summary THEN approx ELSE summary END AS approx
+}
+WITH s, ordinal, approx
+ORDER BY approx DESC, s.entity_key
 LIMIT $candidates
+WITH s.entity_key AS key, ordinal,
+     CASE WHEN ordinal = -1 THEN s.embedding
+          ELSE head([(s)-[:has_passage]->(q:Passage) WHERE q.ordinal = ordinal | q.embedding])
+     END AS e
 WITH key, ordinal,
      reduce(dot = 0.0, i IN range(0, size(e) - 1) | dot + e[i] * $embedding[i]) AS dot,
      reduce(sq = 0.0, x IN e | sq + x * x) AS sq

@@ -101,7 +101,7 @@ async fn notes_and_facts_are_found_with_their_date_and_source(
         Some(fact_id.as_str()),
         "{facts:#?}"
     );
-    assert_eq!(facts[0].item.source_keys, [garden.clone()]);
+    assert_eq!(facts[0].item.source_keys, std::slice::from_ref(&garden));
     assert!(
         facts[0].item.lifecycle.access_count >= 1,
         "returned counts as recalled"

@@ -2,17 +2,35 @@
 //! the nodes' and relationships' `note_texts` (`schema/semantic_note_text`,
 //! `schema/relates_note_text`). Both take the scope (`user_id`, `include_archived`,
 //! `since`, `until`), the time notes must still be live at (`at`), the Lucene `query`
-//! and the `limit` of owners.
+//! and a page of owners (`skip`, `limit`).
 
 use super::{Statement, statement};
 
 pub const SEARCH_NODES: Statement = statement!(
     "notes/search_nodes.cypher",
-    [user_id, include_archived, since, until, at, query, limit]
+    [
+        user_id,
+        include_archived,
+        since,
+        until,
+        at,
+        query,
+        skip,
+        limit
+    ]
 );
 pub const SEARCH_RELATIONSHIPS: Statement = statement!(
     "notes/search_relationships.cypher",
-    [user_id, include_archived, since, until, at, query, limit]
+    [
+        user_id,
+        include_archived,
+        since,
+        until,
+        at,
+        query,
+        skip,
+        limit
+    ]
 );
 
 pub const ALL: &[&Statement] = &[&SEARCH_NODES, &SEARCH_RELATIONSHIPS];

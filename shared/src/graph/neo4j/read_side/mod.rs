@@ -33,12 +33,22 @@ mod porter;
 mod search;
 mod views;
 
-/// Distinct keys in order (`UNWIND` rows never repeat a key).
+/// Distinct keys, sorted (`UNWIND` rows never repeat a key; locks taken in key order
+/// cannot deadlock each other).
 fn distinct(keys: &[String]) -> Vec<&str> {
     let mut out: Vec<&str> = keys.iter().map(String::as_str).collect();
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// Distinct keys in the given order, each where it first comes.
+fn first_occurrences(keys: &[String]) -> Vec<&str> {
+    let mut seen = std::collections::HashSet::new();
+    keys.iter()
+        .map(String::as_str)
+        .filter(|k| seen.insert(*k))
+        .collect()
 }
 
 #[async_trait]

@@ -170,54 +170,32 @@ impl Neo4jGraph {
             (&nx::SEARCH_NODES, MemoryKind::Node),
             (&nx::SEARCH_RELATIONSHIPS, MemoryKind::Relationship),
         ] {
-            let q = statement
-                .bind()
-                .p("user_id", scope.user_id.as_str())
-                .p("include_archived", scope.include_archived)
-                .p("since", opt(scope.since))
-                .p("until", opt(scope.until))
-                .p("at", at)
-                .p("query", query.clone())
-                .p("limit", int(limit));
-            for row in self.rows(q.query()?).await? {
-                let owner_key = string_column(&row, "owner_key")?
-                    .ok_or_else(|| backend("an owner without a key".into()))?;
-                let text =
-                    |name| Ok::<_, GraphError>(string_column(&row, name)?.unwrap_or_default());
-                let about = match kind {
-                    MemoryKind::Relationship => vec![text("from_key")?, text("to_key")?],
-                    _ => vec![owner_key.clone()],
-                };
-                let owner = match kind {
-                    MemoryKind::Relationship => relationship_label(
-                        &text("from_name")?,
-                        &text("relationship_type")?,
-                        &text("to_name")?,
-                    ),
-                    _ => text("owner")?,
-                };
-                let score = float_column(&row, "score")?;
-                let links = derived_links(&row)?;
-                let notes = decode::notes(&Props::from_row(&row, "notes")?)?;
-                for (note, share) in pick.notes(notes) {
-                    let derived_from = sources_of(&note, &links);
-                    found.push((
-                        NoteHit {
-                            note_id: note.note_id,
-                            text: note.text,
-                            owner_kind: kind,
-                            owner_key: owner_key.clone(),
-                            owner: owner.clone(),
-                            about: about.clone(),
-                            source_id: note.source_id,
-                            date_added: note.date_added,
-                            added_by: note.added_by,
-                            score,
-                            derived_from,
-                        },
-                        share,
-                    ));
+            // Owners come by score, but an owner's notes may not hold the words (the
+            // index matches them across notes, or in a note no longer live): page on
+            // until `limit` notes are picked or the owners run out.
+            let (mut skip, mut picked) = (0usize, 0usize);
+            loop {
+                let q = statement
+                    .bind()
+                    .p("user_id", scope.user_id.as_str())
+                    .p("include_archived", scope.include_archived)
+                    .p("since", opt(scope.since))
+                    .p("until", opt(scope.until))
+                    .p("at", at)
+                    .p("query", query.clone())
+                    .p("skip", int(skip))
+                    .p("limit", int(limit));
+                let rows = self.rows(q.query()?).await?;
+                let owners = rows.len();
+                for row in rows {
+                    let hits = owner_notes(&row, kind, &pick)?;
+                    picked += hits.len();
+                    found.extend(hits);
                 }
+                if owners < limit || picked >= limit {
+                    break;
+                }
+                skip += owners;
             }
         }
         // One note once (a note id is unique per owner).
@@ -238,6 +216,51 @@ impl Neo4jGraph {
         hits.truncate(limit);
         Ok(hits.into_iter().map(|(h, _)| h).collect())
     }
+}
+
+/// The notes of one owner row that hold the query's words, each with its share of them.
+fn owner_notes(row: &Row, kind: MemoryKind, pick: &Pick<'_>) -> GraphResult<Vec<(NoteHit, f64)>> {
+    let owner_key =
+        string_column(row, "owner_key")?.ok_or_else(|| backend("an owner without a key".into()))?;
+    let text = |name| Ok::<_, GraphError>(string_column(row, name)?.unwrap_or_default());
+    let about = match kind {
+        MemoryKind::Relationship => vec![text("from_key")?, text("to_key")?],
+        _ => vec![owner_key.clone()],
+    };
+    let owner = match kind {
+        MemoryKind::Relationship => relationship_label(
+            &text("from_name")?,
+            &text("relationship_type")?,
+            &text("to_name")?,
+        ),
+        _ => text("owner")?,
+    };
+    let score = float_column(row, "score")?;
+    let links = derived_links(row)?;
+    let notes = decode::notes(&Props::from_row(row, "notes")?)?;
+    Ok(pick
+        .notes(notes)
+        .into_iter()
+        .map(|(note, share)| {
+            let derived_from = sources_of(&note, &links);
+            (
+                NoteHit {
+                    note_id: note.note_id,
+                    text: note.text,
+                    owner_kind: kind,
+                    owner_key: owner_key.clone(),
+                    owner: owner.clone(),
+                    about: about.clone(),
+                    source_id: note.source_id,
+                    date_added: note.date_added,
+                    added_by: note.added_by,
+                    score,
+                    derived_from,
+                },
+                share,
+            )
+        })
+        .collect())
 }
 
 #[cfg(test)]

@@ -4,15 +4,18 @@
 //! which notes of a matched node or relationship hold the query's words, since the index
 //! scores the owner, not each note.
 
-/// The stem of a lower-case word. Words of two letters or fewer, and words with
-/// anything other than ASCII letters, are returned as they are.
+/// The stem of a lower-case word; words of two characters or fewer are returned as
+/// they are. As in Lucene, every character but a vowel (and `y` by the rule) counts as
+/// a consonant, so words with digits or accented letters are stemmed too ("cafés" →
+/// "café", "1990s" → "1990").
 pub(super) fn stem(word: &str) -> String {
-    if word.len() <= 2 || !word.bytes().all(|b| b.is_ascii_lowercase()) {
+    let chars: Vec<char> = word.chars().collect();
+    if chars.len() <= 2 {
         return word.to_owned();
     }
     let mut s = Stemmer {
-        b: word.as_bytes().to_vec(),
-        k: word.len() - 1,
+        k: chars.len() - 1,
+        b: chars,
         j: 0,
     };
     s.step1ab();
@@ -24,13 +27,13 @@ pub(super) fn stem(word: &str) -> String {
         s.step5();
     }
     s.b.truncate(s.k + 1);
-    String::from_utf8(s.b).unwrap_or_else(|_| word.to_owned())
+    s.b.into_iter().collect()
 }
 
 /// `b[0..=k]` is the word being stemmed; `j` marks the end of the stem before a suffix
 /// [`Stemmer::ends`] found.
 struct Stemmer {
-    b: Vec<u8>,
+    b: Vec<char>,
     k: usize,
     j: usize,
 }
@@ -39,8 +42,8 @@ impl Stemmer {
     /// Is `b[i]` a consonant? `y` is one at the start or after a vowel.
     fn cons(&self, i: usize) -> bool {
         match self.b[i] {
-            b'a' | b'e' | b'i' | b'o' | b'u' => false,
-            b'y' => i == 0 || !self.cons(i - 1),
+            'a' | 'e' | 'i' | 'o' | 'u' => false,
+            'y' => i == 0 || !self.cons(i - 1),
             _ => true,
         }
     }
@@ -102,17 +105,17 @@ impl Stemmer {
         if i < 2 || !self.cons(i) || self.cons(i - 1) || !self.cons(i - 2) {
             return false;
         }
-        !matches!(self.b[i], b'w' | b'x' | b'y')
+        !matches!(self.b[i], 'w' | 'x' | 'y')
     }
 
     /// Does `b[0..=k]` end with `s` (leaving a non-empty stem)? Sets `j` before it.
     fn ends(&mut self, s: &str) -> bool {
-        let s = s.as_bytes();
+        let s: Vec<char> = s.chars().collect();
         if s.len() > self.k {
             return false;
         }
         let start = self.k + 1 - s.len();
-        if &self.b[start..=self.k] != s {
+        if self.b[start..=self.k] != s {
             return false;
         }
         self.j = start - 1;
@@ -122,7 +125,7 @@ impl Stemmer {
     /// Replaces `b[j+1..=k]` with `s`.
     fn set_to(&mut self, s: &str) {
         self.b.truncate(self.j + 1);
-        self.b.extend_from_slice(s.as_bytes());
+        self.b.extend(s.chars());
         self.k = self.j + s.len();
     }
 
@@ -134,12 +137,12 @@ impl Stemmer {
 
     /// Plurals and `-ed`, `-ing`.
     fn step1ab(&mut self) {
-        if self.b[self.k] == b's' {
+        if self.b[self.k] == 's' {
             if self.ends("sses") {
                 self.k -= 2;
             } else if self.ends("ies") {
                 self.set_to("i");
-            } else if self.b[self.k - 1] != b's' {
+            } else if self.b[self.k - 1] != 's' {
                 self.k -= 1;
             }
         }
@@ -156,7 +159,7 @@ impl Stemmer {
             } else if self.ends("iz") {
                 self.set_to("ize");
             } else if self.double_c(self.k) {
-                if !matches!(self.b[self.k], b'l' | b's' | b'z') {
+                if !matches!(self.b[self.k], 'l' | 's' | 'z') {
                     self.k -= 1;
                 }
             } else {
@@ -171,7 +174,7 @@ impl Stemmer {
     /// A final `y` after a vowel in the stem becomes `i`.
     fn step1c(&mut self) {
         if self.ends("y") && self.vowel_in_stem() {
-            self.b[self.k] = b'i';
+            self.b[self.k] = 'i';
         }
     }
 
@@ -187,25 +190,25 @@ impl Stemmer {
     /// Double suffixes to single ones (m > 0).
     fn step2(&mut self) {
         let rules: &[(&str, &str)] = match self.b[self.k - 1] {
-            b'a' => &[("ational", "ate"), ("tional", "tion")],
-            b'c' => &[("enci", "ence"), ("anci", "ance")],
-            b'e' => &[("izer", "ize")],
-            b'l' => &[
+            'a' => &[("ational", "ate"), ("tional", "tion")],
+            'c' => &[("enci", "ence"), ("anci", "ance")],
+            'e' => &[("izer", "ize")],
+            'l' => &[
                 ("bli", "ble"),
                 ("alli", "al"),
                 ("entli", "ent"),
                 ("eli", "e"),
                 ("ousli", "ous"),
             ],
-            b'o' => &[("ization", "ize"), ("ation", "ate"), ("ator", "ate")],
-            b's' => &[
+            'o' => &[("ization", "ize"), ("ation", "ate"), ("ator", "ate")],
+            's' => &[
                 ("alism", "al"),
                 ("iveness", "ive"),
                 ("fulness", "ful"),
                 ("ousness", "ous"),
             ],
-            b't' => &[("aliti", "al"), ("iviti", "ive"), ("biliti", "ble")],
-            b'g' => &[("logi", "log")],
+            't' => &[("aliti", "al"), ("iviti", "ive"), ("biliti", "ble")],
+            'g' => &[("logi", "log")],
             _ => &[],
         };
         self.first_of(rules);
@@ -214,10 +217,10 @@ impl Stemmer {
     /// `-ic-`, `-full`, `-ness` and the like (m > 0).
     fn step3(&mut self) {
         let rules: &[(&str, &str)] = match self.b[self.k] {
-            b'e' => &[("icate", "ic"), ("ative", ""), ("alize", "al")],
-            b'i' => &[("iciti", "ic")],
-            b'l' => &[("ical", "ic"), ("ful", "")],
-            b's' => &[("ness", "")],
+            'e' => &[("icate", "ic"), ("ative", ""), ("alize", "al")],
+            'i' => &[("iciti", "ic")],
+            'l' => &[("ical", "ic"), ("ful", "")],
+            's' => &[("ness", "")],
             _ => &[],
         };
         self.first_of(rules);
@@ -227,14 +230,14 @@ impl Stemmer {
     /// word decides; a shorter one is not tried after it.
     fn step4(&mut self) {
         let suffixes: &[&str] = match self.b[self.k - 1] {
-            b'a' => &["al"],
-            b'c' => &["ance", "ence"],
-            b'e' => &["er"],
-            b'i' => &["ic"],
-            b'l' => &["able", "ible"],
-            b'n' => &["ant", "ement", "ment", "ent"],
-            b'o' => {
-                if self.ends("ion") && matches!(self.b[self.j], b's' | b't') {
+            'a' => &["al"],
+            'c' => &["ance", "ence"],
+            'e' => &["er"],
+            'i' => &["ic"],
+            'l' => &["able", "ible"],
+            'n' => &["ant", "ement", "ment", "ent"],
+            'o' => {
+                if self.ends("ion") && matches!(self.b[self.j], 's' | 't') {
                     if self.m() > 1 {
                         self.k = self.j;
                     }
@@ -242,11 +245,11 @@ impl Stemmer {
                 }
                 &["ou"]
             }
-            b's' => &["ism"],
-            b't' => &["ate", "iti"],
-            b'u' => &["ous"],
-            b'v' => &["ive"],
-            b'z' => &["ize"],
+            's' => &["ism"],
+            't' => &["ate", "iti"],
+            'u' => &["ous"],
+            'v' => &["ive"],
+            'z' => &["ize"],
             _ => &[],
         };
         if !suffixes.iter().any(|s| self.ends(s)) {
@@ -260,13 +263,13 @@ impl Stemmer {
     /// A final `e` (m > 1, or m = 1 not after cvc), and `ll` to `l` (m > 1).
     fn step5(&mut self) {
         self.j = self.k;
-        if self.b[self.k] == b'e' {
+        if self.b[self.k] == 'e' {
             let a = self.m();
             if a > 1 || (a == 1 && !self.cvc(self.k - 1)) {
                 self.k -= 1;
             }
         }
-        if self.b[self.k] == b'l' && self.double_c(self.k) && self.m() > 1 {
+        if self.b[self.k] == 'l' && self.double_c(self.k) && self.m() > 1 {
             self.k -= 1;
         }
     }
@@ -369,11 +372,14 @@ mod tests {
     }
 
     #[test]
-    fn short_and_non_ascii_words_are_kept() {
+    fn short_words_are_kept_and_any_letters_stemmed_as_lucene_does() {
         assert_eq!(stem("is"), "is");
         assert_eq!(stem("as"), "as");
         assert_eq!(stem("ion"), "ion");
         assert_eq!(stem("café"), "café");
+        assert_eq!(stem("cafés"), "café");
         assert_eq!(stem("2026"), "2026");
+        assert_eq!(stem("1990s"), "1990");
+        assert_eq!(stem("señoritas"), "señorita");
     }
 }

@@ -5,7 +5,7 @@
 use super::super::bolt::{Props, int, int_column, list};
 use super::super::hierarchy::required;
 use super::super::{Neo4jGraph, decode};
-use super::distinct;
+use super::{distinct, first_occurrences};
 use crate::domain::{Relationship, SourceMeta, SourcePassage, Storyline};
 use crate::graph::GraphResult;
 use crate::graph::neo4j::cypher::reads;
@@ -45,7 +45,7 @@ impl Neo4jGraph {
         }
         let q = reads::PASSAGES
             .bind()
-            .p("source_keys", list(distinct(source_keys)));
+            .p("source_keys", list(first_occurrences(source_keys)));
         self.rows(q.query()?)
             .await?
             .iter()
