@@ -1,13 +1,15 @@
 //! # cosmo-tests
 //!
 //! Helpers for Cosmo's integration tests (`suite/`): throwaway PostgreSQL databases,
-//! services on fresh stores, the real binaries as child processes, an HTTP client,
-//! sample Sources of every type, the local embedding model's files, a Prometheus scrape
-//! parser, an OTLP collector stand-in, and MCP clients.
+//! services on fresh stores, Sources through the pipeline in-process, the real
+//! binaries as child processes, an HTTP client, sample Sources of every type, the local
+//! embedding model's files, a Prometheus scrape parser, an OTLP collector stand-in, and
+//! MCP clients.
 
 pub mod conversations;
 pub mod fixtures;
 pub mod http;
+pub mod ingest;
 pub mod mcp;
 pub mod minilm;
 pub mod neo4j;

@@ -11,13 +11,11 @@
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::clock::ManualClock;
-use cosmo_shared::domain::input::SourceInput;
+use cosmo_shared::domain::MemoryState;
 use cosmo_shared::domain::input::read::ExploreInput;
-use cosmo_shared::domain::{MemoryState, SourceWrite};
 use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::job_runs::JobRun;
 use cosmo_shared::queue::JobKind;
-use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
 use cosmo_shared::retrieval::Exploration;
 use cosmo_shared::services::Services;
 use cosmo_tests::stores;
@@ -131,41 +129,7 @@ struct World {
 impl World {
     /// Stores a Source as the API does and runs its pipeline jobs.
     async fn ingest(&self, body: Value) -> String {
-        let now = received();
-        let input = SourceInput::parse(body).unwrap();
-        self.svc.directory.ensure_tenant("acme", now).await.unwrap();
-        self.svc
-            .directory
-            .claim_users("acme", &input.users(), now)
-            .await
-            .unwrap()
-            .unwrap();
-        let key = match self
-            .svc
-            .graph
-            .create_source(&input.into_new_source(None, now))
-            .await
-            .unwrap()
-        {
-            SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
-        };
-        let process = json!(ProcessSource {
-            entity_key: key.clone()
-        });
-        let extract = json!(ExtractEntities {
-            entity_key: key.clone(),
-            user_id: self.owner.clone()
-        });
-        for (kind, payload) in [
-            (JobKind::ProcessSource, process),
-            (JobKind::ExtractEntities, extract),
-        ] {
-            self.jobs
-                .run(kind, &payload, None)
-                .await
-                .unwrap_or_else(|e| panic!("{kind}: {e}"));
-        }
-        key
+        cosmo_tests::ingest::ingest(&self.svc, "acme", body).await
     }
 
     /// Every nightly and weekly job, in the scheduler's order, for night `n`; the

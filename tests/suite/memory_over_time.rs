@@ -9,11 +9,10 @@ use cosmo_shared::clock::ManualClock;
 use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::domain::{
     ExtractionWrite, MemoryState, NodeIdentity, NodeRef, NodeUpsert, NoteLifetime, NoteTarget,
-    NoteWrite, SourceWrite,
+    NoteWrite,
 };
 use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::queue::JobKind;
-use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
 use cosmo_shared::services::Services;
 use cosmo_tests::stores;
 use cosmo_workers::dispatch::Dispatcher;
@@ -66,48 +65,7 @@ struct World {
 
 impl World {
     async fn ingest(&self, body: Value) -> String {
-        let now = self.clock_now();
-        let input = SourceInput::parse(body).unwrap();
-        self.svc.directory.ensure_tenant("acme", now).await.unwrap();
-        self.svc
-            .directory
-            .claim_users("acme", &input.users(), now)
-            .await
-            .unwrap()
-            .unwrap();
-        let key = match self
-            .svc
-            .graph
-            .create_source(&input.into_new_source(None, now))
-            .await
-            .unwrap()
-        {
-            SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
-        };
-        self.jobs
-            .run(
-                JobKind::ProcessSource,
-                &json!(ProcessSource {
-                    entity_key: key.clone()
-                }),
-                None,
-            )
-            .await
-            .unwrap();
-        let extract = json!(ExtractEntities {
-            entity_key: key.clone(),
-            user_id: self.user.clone()
-        });
-        self.jobs
-            .run(JobKind::ExtractEntities, &extract, None)
-            .await
-            .unwrap();
-        key
-    }
-
-    fn clock_now(&self) -> DateTime<Utc> {
-        use cosmo_shared::clock::Clock;
-        self.clock.now()
+        cosmo_tests::ingest::ingest(&self.svc, "acme", body).await
     }
 
     async fn at(&self, n: i64) {

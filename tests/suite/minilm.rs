@@ -7,16 +7,10 @@
 use std::path::Path;
 
 use cosmo_shared::config::{Config, Provider};
-use cosmo_shared::domain::SourceWrite;
-use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::llm::Embedder;
 use cosmo_shared::llm::minilm::{DIMENSIONS, MAX_TOKENS, MiniLmEmbedder};
-use cosmo_shared::queue::JobKind;
-use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
 use cosmo_shared::services::Services;
 use cosmo_tests::{fixtures, minilm, stores};
-use cosmo_workers::dispatch::Dispatcher;
-use serde_json::json;
 
 fn model(what: &str) -> Option<MiniLmEmbedder> {
     let dir = minilm::model_dir(what)?;
@@ -177,34 +171,7 @@ async fn the_pipeline_stores_local_embeddings_on_sources() {
     };
     let dir = tempfile::tempdir().unwrap();
     let svc = stores::connect(local_config(dir.path(), &model_dir)).await;
-    let now = svc.clock.now();
-    svc.directory.ensure_tenant("default", now).await.unwrap();
-    let input = SourceInput::parse(fixtures::text_note("alex")).unwrap();
-    svc.directory
-        .claim_users("default", &input.users(), now)
-        .await
-        .unwrap()
-        .unwrap();
-    let key = match svc
-        .graph
-        .create_source(&input.into_new_source(None, now))
-        .await
-        .unwrap()
-    {
-        SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
-    };
-    let d = Dispatcher::new(svc.clone());
-    let process = json!(ProcessSource {
-        entity_key: key.clone()
-    });
-    d.run(JobKind::ProcessSource, &process, None).await.unwrap();
-    let extract = json!(ExtractEntities {
-        entity_key: key.clone(),
-        user_id: "alex".into()
-    });
-    d.run(JobKind::ExtractEntities, &extract, None)
-        .await
-        .unwrap();
+    let key = cosmo_tests::ingest::ingest(&svc, "default", fixtures::text_note("alex")).await;
 
     let source = svc.graph.source(&key).await.unwrap().unwrap();
     let stored = source.embedding.expect("the Source has an embedding");

@@ -4,8 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use cosmo_shared::config::{Config, Provider};
-use cosmo_shared::domain::input::SourceInput;
-use cosmo_shared::domain::{ProcessingStatus, SourceWrite};
+use cosmo_shared::domain::ProcessingStatus;
 use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
@@ -43,22 +42,7 @@ async fn services(dir: &std::path::Path, base_url: &str, tasks: &[&str]) -> Serv
 }
 
 async fn ingest(svc: &Services, body: Value) -> String {
-    let now = svc.clock.now();
-    svc.directory.ensure_tenant("acme", now).await.unwrap();
-    let input = SourceInput::parse(body).unwrap();
-    svc.directory
-        .claim_users("acme", &input.users(), now)
-        .await
-        .unwrap()
-        .unwrap();
-    match svc
-        .graph
-        .create_source(&input.into_new_source(None, now))
-        .await
-        .unwrap()
-    {
-        SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
-    }
+    cosmo_tests::ingest::store(svc, "acme", body).await
 }
 
 fn facts() -> Value {

@@ -4,10 +4,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::clock::Clock;
-use cosmo_shared::domain::input::SourceInput;
-use cosmo_shared::domain::{
-    ExtractionStatus, NewStoryline, NodeKind, ProcessingStatus, SourceWrite,
-};
+use cosmo_shared::domain::{ExtractionStatus, NewStoryline, NodeKind, ProcessingStatus};
 use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::ids;
 use cosmo_shared::queue::JobKind;
@@ -25,20 +22,7 @@ fn t0() -> DateTime<Utc> {
 
 /// Writes a Source as the API would (without enqueueing) and returns its key.
 async fn ingest(svc: &Services, body: Value) -> String {
-    let input = SourceInput::parse(body).expect("valid fixture");
-    svc.directory
-        .ensure_tenant("default", svc.clock.now())
-        .await
-        .unwrap();
-    svc.directory
-        .claim_users("default", &input.users(), svc.clock.now())
-        .await
-        .unwrap()
-        .unwrap();
-    let new = input.into_new_source(None, svc.clock.now());
-    match svc.graph.create_source(&new).await.unwrap() {
-        SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
-    }
+    cosmo_tests::ingest::store(svc, "default", body).await
 }
 
 async fn run(d: &Dispatcher, kind: JobKind, payload: Value) {
@@ -48,24 +32,7 @@ async fn run(d: &Dispatcher, kind: JobKind, payload: Value) {
 }
 
 async fn process_and_extract(svc: &Services, key: &str, user: &str) {
-    let d = Dispatcher::new(svc.clone());
-    run(
-        &d,
-        JobKind::ProcessSource,
-        json!(ProcessSource {
-            entity_key: key.into()
-        }),
-    )
-    .await;
-    run(
-        &d,
-        JobKind::ExtractEntities,
-        json!(ExtractEntities {
-            entity_key: key.into(),
-            user_id: user.into()
-        }),
-    )
-    .await;
+    cosmo_tests::ingest::process(svc, key, user).await;
 }
 
 #[tokio::test]

@@ -2,14 +2,11 @@
 //! relevant to the message, within the token budget, in markdown, XML or JSON, with
 //! `memories_used`, `tokens_used` and `truncated` telling the truth about it.
 
-use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::domain::input::read::{ContextFormat, ContextInput};
-use cosmo_shared::domain::{MemoryState, NoteLifetime, SourceWrite};
+use cosmo_shared::domain::{MemoryState, NoteLifetime};
 use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::graph::maintenance::EpisodicConsolidation;
 use cosmo_shared::llm::estimate_tokens;
-use cosmo_shared::queue::JobKind;
-use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
 use cosmo_shared::retrieval::context;
 use cosmo_shared::services::Services;
 use cosmo_tests::stores;
@@ -390,37 +387,14 @@ async fn notes_that_do_not_match_stay_out_and_facts_stay_first() {
 /// archives its Source the insight that replaced it is, with where it came from.
 async fn the_readme_note_and_its_insight_reach_context(svc: Services, user: String) {
     let (svc, clock) = stores::manual_clock(svc, day(0));
-    let jobs = Dispatcher::new(svc.clone());
-    let input = SourceInput::parse(json!({ "user_id": user, "source_type": "text-note",
-                                           "raw_content": { "content": README_NOTE } }))
-    .unwrap();
-    svc.directory.ensure_tenant("acme", day(0)).await.unwrap();
-    svc.directory
-        .claim_users("acme", &input.users(), day(0))
-        .await
-        .unwrap()
-        .unwrap();
-    let key = match svc
-        .graph
-        .create_source(&input.into_new_source(None, day(0)))
-        .await
-        .unwrap()
-    {
-        SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
-    };
-    let process = json!(ProcessSource {
-        entity_key: key.clone()
-    });
-    jobs.run(JobKind::ProcessSource, &process, None)
-        .await
-        .unwrap();
-    let extract = json!(ExtractEntities {
-        entity_key: key.clone(),
-        user_id: user.clone()
-    });
-    jobs.run(JobKind::ExtractEntities, &extract, None)
-        .await
-        .unwrap();
+    let _jobs = Dispatcher::new(svc.clone());
+    let key = cosmo_tests::ingest::ingest(
+        &svc,
+        "acme",
+        json!({ "user_id": user, "source_type": "text-note",
+                "raw_content": { "content": README_NOTE } }),
+    )
+    .await;
 
     let ask = |message: &str| ContextInput {
         user_id: user.clone(),

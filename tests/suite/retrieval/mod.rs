@@ -4,12 +4,9 @@
 //! use are here.
 
 use chrono::{DateTime, Duration, Utc};
-use cosmo_shared::domain::SourceWrite;
-use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::domain::input::read::ExploreInput;
 use cosmo_shared::retrieval::{self, Exploration};
 use cosmo_shared::services::Services;
-use cosmo_workers::dispatch::Dispatcher;
 use serde_json::{Value, json};
 
 /// One test per backend for each `case(svc, user, other)`: SQLite always, Neo4j when
@@ -57,38 +54,7 @@ pub fn now() -> DateTime<Utc> {
 
 /// Stores a Source as the API does and runs its pipeline jobs.
 pub async fn ingest(svc: &Services, body: Value) -> String {
-    svc.directory.ensure_tenant("default", now()).await.unwrap();
-    let input = SourceInput::parse(body).unwrap();
-    let owner = input.users()[0].clone();
-    svc.directory
-        .claim_users("default", &input.users(), now())
-        .await
-        .unwrap()
-        .unwrap();
-    let key = match svc
-        .graph
-        .create_source(&input.into_new_source(None, now()))
-        .await
-        .unwrap()
-    {
-        SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
-    };
-    let jobs = Dispatcher::new(svc.clone());
-    for (kind, payload) in [
-        (
-            cosmo_shared::queue::JobKind::ProcessSource,
-            json!({ "entity_key": key }),
-        ),
-        (
-            cosmo_shared::queue::JobKind::ExtractEntities,
-            json!({ "entity_key": key, "user_id": owner }),
-        ),
-    ] {
-        jobs.run(kind, &payload, None)
-            .await
-            .unwrap_or_else(|e| panic!("{kind}: {}", e.message));
-    }
-    key
+    cosmo_tests::ingest::ingest(svc, "default", body).await
 }
 
 /// A chat of `turns` between the owner and Priya, as a `conversation` body.
