@@ -110,16 +110,17 @@ impl Services {
         let graph: Arc<dyn GraphStore> = match config.graph.backend {
             GraphBackend::Sqlite => {
                 let path = config.graph_sqlite_path();
-                match &db {
+                let graph = match &db {
                     // One file for everything: share the pool rather than open a second.
                     Db::Sqlite(pool)
                         if crate::db::DbUrl::parse(&config.database.url)?
                             == crate::db::DbUrl::Sqlite(path.clone()) =>
                     {
-                        Arc::new(SqliteGraph::with_pool(pool.clone()))
+                        SqliteGraph::with_pool(pool.clone())
                     }
-                    _ => Arc::new(SqliteGraph::open(&path).await?),
-                }
+                    _ => SqliteGraph::open(&path).await?,
+                };
+                Arc::new(graph.with_vector_budget(config.graph.sqlite_vector_cache_mib << 20))
             }
             GraphBackend::Neo4j => Arc::new(
                 Neo4jGraph::connect(&config.graph.neo4j, config.models.embedding_dimensions)

@@ -20,6 +20,11 @@ pub struct GraphConfig {
     /// The SQLite graph file. Unset: the `database.url` file when that is SQLite (one
     /// file for everything), else `cosmo-data/graph.db`.
     pub sqlite_path: Option<PathBuf>,
+    /// SQLite: how much memory (MiB) each process may give to the vectors of the users it
+    /// searches for (8 bits a dimension: 512 MiB hold about 1.3 million 384-d vectors of
+    /// memories and passages). A user whose vectors do not fit is searched by reading the
+    /// stored vectors; 0 always does that.
+    pub sqlite_vector_cache_mib: usize,
     pub neo4j: Neo4jConfig,
 }
 
@@ -48,6 +53,7 @@ impl Default for GraphConfig {
         Self {
             backend: GraphBackend::Sqlite,
             sqlite_path: None,
+            sqlite_vector_cache_mib: 512,
             neo4j: Neo4jConfig::default(),
         }
     }

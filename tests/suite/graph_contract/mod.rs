@@ -5,6 +5,7 @@
 mod cases;
 mod read_support;
 mod sqlite_only;
+mod sqlite_vectors;
 mod support;
 
 /// Instantiates every case as a test for one backend.

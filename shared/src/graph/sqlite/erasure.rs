@@ -529,7 +529,15 @@ impl ErasureStore for SqliteGraph {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        // Their id leaves the vector index's log too. A process still holding their
+        // vectors finds them gone from the store at its next search and loads anew.
+        sqlx::query("DELETE FROM search_vector_log WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
+        // This process holds none of their vectors any more.
+        self.vectors.forget_user(user_id);
         self.checkpoint().await;
         Ok(out)
     }

@@ -33,18 +33,34 @@ mod storylines;
 #[derive(Debug, Clone)]
 pub struct SqliteGraph {
     pool: SqlitePool,
+    /// The vectors vector search reads, in memory (shared by the clones).
+    vectors: std::sync::Arc<search::VectorIndex>,
 }
+
+/// What the vector index may hold unless told otherwise: 512 MiB, the 8-bit vectors of
+/// about 1.3 million passages or memories (384-d).
+pub const DEFAULT_VECTOR_BUDGET: usize = 512 << 20;
 
 impl SqliteGraph {
     /// Opens (creating if needed) the database file at `path`.
     pub async fn open(path: &Path) -> anyhow::Result<Self> {
         let pool = open_pool(path, 8).await?;
-        Ok(Self { pool })
+        Ok(Self::with_pool(pool))
     }
 
     /// Uses an existing pool (the embedded default shares one file with the queue).
     pub fn with_pool(pool: SqlitePool) -> Self {
-        Self { pool }
+        Self {
+            pool,
+            vectors: std::sync::Arc::new(search::VectorIndex::new(DEFAULT_VECTOR_BUDGET)),
+        }
+    }
+
+    /// The same store with an in-memory vector index of at most `bytes` (0: none, every
+    /// vector search streams the stored vectors).
+    pub fn with_vector_budget(mut self, bytes: usize) -> Self {
+        self.vectors = std::sync::Arc::new(search::VectorIndex::new(bytes));
+        self
     }
 
     pub fn pool(&self) -> &SqlitePool {

@@ -1,4 +1,6 @@
-//! [`ReadStore`] on SQLite: exact vector search over `search_docs` (a user's vectors,
+//! [`ReadStore`] on SQLite: vector search over `search_docs` (a shortlist from the
+//! user's vectors held in memory, `search/vectors.rs`, scored exactly from the stored
+//! rows; or, for a user whose vectors do not fit the memory budget, every stored vector
 //! streamed and scored here, top-k kept in a bounded heap), FTS5 full-text search, graph
 //! neighbours in SQL, the read views, and atomic lifecycle updates. Table and column
 //! names come from the closed [`Target`] enum through `per_target!`: SQL text is never
@@ -36,14 +38,26 @@ macro_rules! docs {
     };
 }
 
+/// The scope's vectors; with `KEYS`, only those of the keys in `$5` (a JSON array).
 macro_rules! vector_sql {
-    ($($docs:tt)+) => {
+    ($docs:tt, KEYS) => {
         concat!(
-            "SELECT d.key, d.embedding, d.passages FROM ", docs!($($docs)+),
+            vector_sql!($docs),
+            " AND d.key IN (SELECT value FROM json_each($5))"
+        )
+    };
+    ($docs:tt) => {
+        concat!(
+            "SELECT d.key, d.embedding, d.passages FROM ",
+            docs!($docs),
             " AND d.embedding IS NOT NULL"
         )
     };
 }
+
+mod vectors;
+
+pub(crate) use vectors::VectorIndex;
 
 /// `$5` is the FTS5 query, `$6` the limit. bm25 is lower-is-better: the score is its
 /// negation. Column weights favour names and summaries.
@@ -231,6 +245,13 @@ impl ReadStore for SqliteGraph {
             Target::Macro => vector_sql!("macro"),
             Target::Fact => vector_sql!("fact"),
         };
+        let keys_sql: &'static str = match target {
+            Target::Source => vector_sql!(source, KEYS),
+            Target::Node => vector_sql!("node", KEYS),
+            Target::Storyline => vector_sql!("storyline", KEYS),
+            Target::Macro => vector_sql!("macro", KEYS),
+            Target::Fact => vector_sql!("fact", KEYS),
+        };
         if limit == 0 {
             return Ok(Vec::new());
         }
@@ -240,41 +261,53 @@ impl ReadStore for SqliteGraph {
             .sum::<f64>()
             .sqrt();
         let (user, visibility, since, until) = scope_binds(scope);
-        let mut rows = sqlx::query(sql)
-            .bind(user)
-            .bind(visibility)
-            .bind(since)
-            .bind(until)
-            .fetch(&self.pool);
         let mut top: BinaryHeap<Scored> = BinaryHeap::with_capacity(limit + 1);
-        while let Some(row) = rows.try_next().await? {
-            let bytes: &[u8] = row.try_get("embedding")?;
-            // Passages are read only when the summary's vector has the query's length:
-            // then every passage vector has it too.
-            let Some(summary) = cosine_bytes(bytes, embedding, norm) else {
+        for attempt in 0..2 {
+            let shortlist = self
+                .vectors
+                .shortlist(
+                    &self.pool,
+                    scope,
+                    target,
+                    embedding,
+                    vectors::shortlist(limit),
+                )
+                .await?;
+            let Some(keys) = shortlist else {
+                // Beyond the index's budget: every stored vector, streamed.
+                let mut rows = sqlx::query(sql)
+                    .bind(user)
+                    .bind(visibility)
+                    .bind(since)
+                    .bind(until)
+                    .fetch(&self.pool);
+                while let Some(row) = rows.try_next().await? {
+                    vectors::score_row(&row, embedding, norm, limit, &mut top)?;
+                }
+                break;
+            };
+            // The shortlist scored exactly, from the stored rows, within the scope.
+            let rows = sqlx::query(keys_sql)
+                .bind(user)
+                .bind(visibility)
+                .bind(since)
+                .bind(until)
+                .bind(json(&keys)?)
+                .fetch_all(&self.pool)
+                .await?;
+            if rows.len() < keys.len() && attempt == 0 {
+                // The index held memories the store no longer has in this scope (a
+                // user erased by another process, whose log entries went with them):
+                // it loads the user anew.
+                self.vectors.forget(&scope.user_id, target);
                 continue;
-            };
-            let passages: Option<&[u8]> = row.try_get("passages")?;
-            let (score, passage) = match passages.and_then(|p| best_passage(p, embedding, norm)) {
-                Some((best, ordinal)) if best > summary => (best, Some(ordinal)),
-                _ => (summary, None),
-            };
-            if top.len() < limit {
-                top.push(Scored(score, row.try_get("key")?, passage));
-            } else if top.peek().is_some_and(|worst| score > worst.0) {
-                top.pop();
-                top.push(Scored(score, row.try_get("key")?, passage));
             }
+            for row in &rows {
+                vectors::score_row(row, embedding, norm, limit, &mut top)?;
+            }
+            break;
         }
-        Ok(top
-            .into_sorted_vec()
-            .into_iter()
-            .map(|Scored(score, key, passage)| Hit {
-                key,
-                score,
-                passage,
-            })
-            .collect())
+        Ok(vectors::into_hits(top))
     }
 
     async fn text_search(

@@ -1,0 +1,589 @@
+//! The vectors vector search reads, held in memory: per user and kind of memory, every
+//! vector that user's search may score (a memory's own, and a Source's passages),
+//! normalised and quantised to 8 bits (384 bytes for a 384-d vector, a quarter of the
+//! stored `f32`s). A search scans them for its candidates, then scores those exactly
+//! from the stored vectors, so it returns what a scan of the stored vectors returns as
+//! long as the exact top `limit` is among the [`shortlist`] best by the 8-bit scores
+//! (quantisation moves a cosine by about 0.002).
+//!
+//! **In step with every write.** Triggers log each change to what search reads, per
+//! affected user, in the write's own transaction (`search_vector_log`). Before each
+//! search the index reads the log's bounds: nothing new, and it answers from memory;
+//! new entries, and it re-reads the memories they name for this user (a deleted one is
+//! dropped); entries pruned before it saw them, and it loads the user anew. So a write
+//! by any connection or process on the file is seen by the next search. (A memory the
+//! index still holds but the store no longer has could not be returned anyway: the
+//! shortlist is scored from the stored rows.)
+//!
+//! **Bounded.** All users' vectors together stay within the budget: the least recently
+//! searched users are dropped to make room, and a user whose vectors alone would not fit
+//! is searched by streaming the stored vectors instead (`None` from [`VectorIndex::search`]).
+
+use std::collections::{BinaryHeap, HashMap};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::{Arc, Mutex};
+
+use futures::TryStreamExt;
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, SqlitePool};
+use tokio::sync::RwLock;
+
+use super::{Scored, best_passage, cosine_bytes, json};
+use crate::domain::{Hit, SearchScope, Target};
+use crate::graph::GraphResult;
+
+/// Every stored vector of a user's memories of one kind, whatever their state and time
+/// (`$1` user); with `keys`, only those among `$2` (a JSON array).
+macro_rules! user_docs {
+    (source $(, $keys:literal)?) => {
+        concat!(
+            "SELECT d.key, d.visibility, d.at, d.embedding, d.passages FROM search_docs d
+             JOIN source_participants p ON p.source_key = d.key AND p.user_id = $1
+             WHERE d.target = 'source' AND d.embedding IS NOT NULL"
+            $(, $keys)?
+        )
+    };
+    ($target:literal $(, $keys:literal)?) => {
+        concat!(
+            "SELECT d.key, d.visibility, d.at, d.embedding, d.passages FROM search_docs d
+             WHERE d.user_id = $1 AND d.target = '",
+            $target,
+            "' AND d.embedding IS NOT NULL"
+            $(, $keys)?
+        )
+    };
+}
+
+/// `user_docs!` for `target`, of every memory (`false`) or of the keys in `$2` (`true`).
+fn docs_sql(target: Target, some: bool) -> &'static str {
+    macro_rules! both {
+        ($($t:tt)+) => {
+            if some {
+                user_docs!($($t)+, " AND d.key IN (SELECT value FROM json_each($2))")
+            } else {
+                user_docs!($($t)+)
+            }
+        };
+    }
+    match target {
+        Target::Source => both!(source),
+        Target::Node => both!("node"),
+        Target::Storyline => both!("storyline"),
+        Target::Macro => both!("macro"),
+        Target::Fact => both!("fact"),
+    }
+}
+
+/// How many candidates the 8-bit scan hands to exact scoring for a search of `limit`.
+pub(super) fn shortlist(limit: usize) -> usize {
+    limit.saturating_mul(2).saturating_add(16)
+}
+
+/// One memory's vectors as read from its row: its own first, then its passages', each
+/// normalised and quantised (`codes`, `dims` bytes a vector; `scales[i]` turns vector
+/// i's code dot products back into a cosine, 0 for a zero vector, never a candidate).
+struct Entry {
+    visibility: i64,
+    at: i64,
+    dims: usize,
+    codes: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+impl Entry {
+    /// From a stored row; `None` when its own vector is unreadable (as the exact scan
+    /// skips it). Passages count only when they are whole vectors of its length.
+    fn from_row(row: &SqliteRow) -> sqlx::Result<Option<(String, Entry)>> {
+        let own: &[u8] = row.try_get("embedding")?;
+        if own.is_empty() || !own.len().is_multiple_of(4) {
+            return Ok(None);
+        }
+        let dims = own.len() / 4;
+        let passages: Option<&[u8]> = row.try_get("passages")?;
+        let passages = passages.filter(|p| p.len().is_multiple_of(dims * 4));
+        let mut entry = Entry {
+            visibility: row.try_get("visibility")?,
+            at: row.try_get("at")?,
+            dims,
+            codes: Vec::new(),
+            scales: Vec::new(),
+        };
+        for vector in
+            std::iter::once(own).chain(passages.into_iter().flat_map(|p| p.chunks_exact(dims * 4)))
+        {
+            let values: Vec<f32> = vector
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let (codes, scale) = quantise(&values);
+            entry.codes.extend(codes);
+            entry.scales.push(scale);
+        }
+        Ok(Some((row.try_get("key")?, entry)))
+    }
+}
+
+/// Where a memory's vectors are in its partition's arena.
+struct Slot {
+    key: String,
+    visibility: i64,
+    at: i64,
+    dims: usize,
+    /// Its first vector's place in `scales` (its codes start at `first × dims` bytes
+    /// into `codes` only when every vector has the same length: hence `offset`).
+    first: usize,
+    offset: usize,
+    count: usize,
+    /// False once replaced or deleted (its space is reclaimed by compaction).
+    live: bool,
+}
+
+impl Slot {
+    /// The best 8-bit cosine of its vectors and the query: `None` when its own vector
+    /// cannot be scored (another length, zero).
+    #[inline(always)]
+    fn best(&self, codes: &[i8], scales: &[f32], query: &[i8], query_scale: f32) -> Option<f32> {
+        if self.dims != query.len() || scales[self.first] == 0.0 {
+            return None;
+        }
+        let codes = &codes[self.offset..self.offset + self.count * self.dims];
+        codes
+            .chunks_exact(self.dims)
+            .zip(&scales[self.first..self.first + self.count])
+            .filter(|(_, s)| **s != 0.0)
+            .map(|(codes, s)| dot(codes, query) as f32 * s * query_scale)
+            .reduce(f32::max)
+    }
+}
+
+/// `v` normalised to length 1, as 8-bit codes and the scale that turns a code dot
+/// product back into a cosine (0 for a zero or non-finite vector).
+fn quantise(v: &[f32]) -> (Vec<i8>, f32) {
+    let norm = v
+        .iter()
+        .map(|x| f64::from(*x) * f64::from(*x))
+        .sum::<f64>()
+        .sqrt();
+    let peak = v.iter().fold(0.0f64, |m, x| m.max(f64::from(x.abs())));
+    if !(norm > 0.0 && norm.is_finite() && peak > 0.0) {
+        return (vec![0; v.len()], 0.0);
+    }
+    let step = peak / norm / 127.0;
+    let codes = v
+        .iter()
+        .map(|x| (f64::from(*x) / norm / step).round().clamp(-127.0, 127.0) as i8)
+        .collect();
+    (codes, step as f32)
+}
+
+/// The dot product of two code vectors. Each product fits 16 bits (|127 × 127| <
+/// 2¹⁵), which lets the compiler use 16-bit multiplies on every x86-64 CPU.
+#[inline(always)]
+fn dot(a: &[i8], b: &[i8]) -> i32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| i32::from(i16::from(*x) * i16::from(*y)))
+        .sum()
+}
+
+/// One user's memories of one kind: their vectors in one arena, scanned in order.
+#[derive(Default)]
+struct Partition {
+    loaded: bool,
+    /// The last log entry it reflects.
+    seq: i64,
+    slots: Vec<Slot>,
+    /// Key → its live slot.
+    index: HashMap<String, usize>,
+    codes: Vec<i8>,
+    scales: Vec<f32>,
+    /// Code bytes of slots no longer live.
+    dead: usize,
+}
+
+impl Partition {
+    /// Memory held, roughly: the arena, and a slot with its key and index entry each.
+    fn bytes(&self) -> usize {
+        self.codes.capacity() + 4 * self.scales.capacity() + 160 * self.slots.len()
+    }
+
+    /// Replaces (or, with `None`, removes) the vectors of `key`.
+    fn put(&mut self, key: String, entry: Option<Entry>) {
+        if let Some(old) = self.index.remove(&key) {
+            let slot = &mut self.slots[old];
+            slot.live = false;
+            self.dead += slot.count * slot.dims;
+        }
+        if let Some(e) = entry {
+            self.index.insert(key.clone(), self.slots.len());
+            self.slots.push(Slot {
+                key,
+                visibility: e.visibility,
+                at: e.at,
+                dims: e.dims,
+                first: self.scales.len(),
+                offset: self.codes.len(),
+                count: e.scales.len(),
+                live: true,
+            });
+            self.codes.extend(e.codes);
+            self.scales.extend(e.scales);
+        }
+        if self.dead > 1 << 20 && self.dead > self.codes.len() / 4 {
+            self.compact();
+        }
+    }
+
+    /// Drops the space of slots no longer live.
+    fn compact(&mut self) {
+        let (old_codes, old_scales) = (
+            std::mem::take(&mut self.codes),
+            std::mem::take(&mut self.scales),
+        );
+        self.slots.retain(|s| s.live);
+        self.index.clear();
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let codes = &old_codes[slot.offset..slot.offset + slot.count * slot.dims];
+            let scales = &old_scales[slot.first..slot.first + slot.count];
+            slot.offset = self.codes.len();
+            slot.first = self.scales.len();
+            self.codes.extend_from_slice(codes);
+            self.scales.extend_from_slice(scales);
+            self.index.insert(slot.key.clone(), i);
+        }
+        self.dead = 0;
+    }
+
+    /// The shortlist for `scope` by 8-bit scores, best first.
+    fn shortlist(&self, scope: &SearchScope, query: &[f32], size: usize) -> Vec<String> {
+        let (query, scale) = quantise(query);
+        if scale == 0.0 {
+            return Vec::new();
+        }
+        let visibility = i64::from(scope.include_archived);
+        let since = scope.since.map_or(i64::MIN, crate::graph::sqlite::micros);
+        let until = scope.until.map_or(i64::MAX, crate::graph::sqlite::micros);
+        // Compiled for the best vector instructions the CPU has (AVX2 on most x86-64),
+        // chosen when it runs.
+        let best: Vec<(f32, usize)> = pulp::Arch::new().dispatch(|| {
+            let mut top: Vec<(f32, usize)> = Vec::with_capacity(2 * size + 1);
+            let mut bar = f32::NEG_INFINITY;
+            for (i, slot) in self.slots.iter().enumerate() {
+                if !slot.live || slot.visibility > visibility || slot.at < since || slot.at >= until
+                {
+                    continue;
+                }
+                let Some(score) = slot.best(&self.codes, &self.scales, &query, scale) else {
+                    continue;
+                };
+                if score < bar {
+                    continue;
+                }
+                top.push((score, i));
+                // Keep the best `size`; re-cut when twice as many have gathered.
+                if top.len() >= 2 * size {
+                    top.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    top.truncate(size);
+                    bar = top.last().map_or(f32::NEG_INFINITY, |t| t.0);
+                }
+            }
+            top
+        });
+        let mut best = best;
+        best.sort_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| self.slots[a.1].key.cmp(&self.slots[b.1].key))
+        });
+        best.truncate(size);
+        best.into_iter()
+            .map(|(_, i)| self.slots[i].key.clone())
+            .collect()
+    }
+}
+
+/// Every user's vectors this process holds.
+pub(crate) struct VectorIndex {
+    budget: usize,
+    parts: Mutex<HashMap<(String, Target), Handle>>,
+    tick: AtomicU64,
+}
+
+/// A partition and what eviction needs to know of it without its lock.
+#[derive(Clone)]
+struct Handle {
+    part: Arc<RwLock<Partition>>,
+    bytes: Arc<AtomicUsize>,
+    used: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for VectorIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VectorIndex")
+            .field("budget", &self.budget)
+            .finish_non_exhaustive()
+    }
+}
+
+impl VectorIndex {
+    /// An index holding at most `budget` bytes of vectors; 0: none (every search
+    /// streams the stored vectors).
+    pub(crate) fn new(budget: usize) -> Self {
+        Self {
+            budget,
+            parts: Mutex::new(HashMap::new()),
+            tick: AtomicU64::new(0),
+        }
+    }
+
+    /// The memories to score exactly for `scope`'s user, best first by 8-bit scores;
+    /// `None` when that user's vectors do not fit the budget.
+    pub(crate) async fn shortlist(
+        &self,
+        pool: &SqlitePool,
+        scope: &SearchScope,
+        target: Target,
+        query: &[f32],
+        size: usize,
+    ) -> GraphResult<Option<Vec<String>>> {
+        if self.budget == 0 {
+            return Ok(None);
+        }
+        let handle = self.handle(&scope.user_id, target);
+        handle.used.store(
+            self.tick.fetch_add(1, AtomicOrdering::Relaxed),
+            AtomicOrdering::Relaxed,
+        );
+        // Two subqueries: each reads one end of the log (one query asking for both
+        // would scan it).
+        let (first, last): (Option<i64>, Option<i64>) = sqlx::query_as(
+            "SELECT (SELECT min(seq) FROM search_vector_log), \
+                    (SELECT max(seq) FROM search_vector_log)",
+        )
+        .fetch_one(pool)
+        .await?;
+        let last = last.unwrap_or(0);
+        {
+            let part = handle.part.read().await;
+            if part.loaded && part.seq == last {
+                return Ok(Some(part.shortlist(scope, query, size)));
+            }
+        }
+        let mut part = handle.part.write().await;
+        // Entries it never saw were pruned: load anew.
+        let gap = first.is_some_and(|first| part.seq + 1 < first);
+        if !part.loaded || gap {
+            if !self
+                .load(pool, &scope.user_id, target, &mut part, last)
+                .await?
+            {
+                drop(part);
+                self.forget(&scope.user_id, target);
+                return Ok(None);
+            }
+        } else if part.seq < last {
+            catch_up(pool, &scope.user_id, target, &mut part, last).await?;
+        }
+        handle.bytes.store(part.bytes(), AtomicOrdering::Relaxed);
+        let shortlist = part.shortlist(scope, query, size);
+        drop(part);
+        self.evict_beyond_budget(&scope.user_id, target);
+        Ok(Some(shortlist))
+    }
+
+    /// Drops what the index holds of `user_id` (after erasing the user).
+    pub(crate) fn forget_user(&self, user_id: &str) {
+        self.parts
+            .lock()
+            .expect("vector index lock")
+            .retain(|(user, _), _| user != user_id);
+    }
+
+    /// Drops what the index holds of `user_id`'s memories of `target`.
+    pub(crate) fn forget(&self, user_id: &str, target: Target) {
+        self.parts
+            .lock()
+            .expect("vector index lock")
+            .remove(&(user_id.to_owned(), target));
+    }
+
+    fn handle(&self, user_id: &str, target: Target) -> Handle {
+        self.parts
+            .lock()
+            .expect("vector index lock")
+            .entry((user_id.to_owned(), target))
+            .or_insert_with(|| Handle {
+                part: Arc::new(RwLock::new(Partition::default())),
+                bytes: Arc::new(AtomicUsize::new(0)),
+                used: Arc::new(AtomicU64::new(0)),
+            })
+            .clone()
+    }
+
+    /// Loads every vector of the user's memories of `target` as of log entry `seq`;
+    /// `false`, loading nothing, when they would not fit the budget.
+    async fn load(
+        &self,
+        pool: &SqlitePool,
+        user_id: &str,
+        target: Target,
+        part: &mut Partition,
+        seq: i64,
+    ) -> GraphResult<bool> {
+        // `length` of a blob reads no page of it.
+        let size_sql = format!(
+            "SELECT coalesce(sum(length(embedding) + coalesce(length(passages), 0)), 0) / 4 \
+             FROM ({})",
+            docs_sql(target, false)
+        );
+        let estimate: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(size_sql))
+            .bind(user_id)
+            .fetch_one(pool)
+            .await?;
+        if usize::try_from(estimate).unwrap_or(usize::MAX) > self.budget {
+            return Ok(false);
+        }
+        *part = Partition::default();
+        let mut rows = sqlx::query(docs_sql(target, false))
+            .bind(user_id)
+            .fetch(pool);
+        while let Some(row) = rows.try_next().await? {
+            if let Some((key, entry)) = Entry::from_row(&row)? {
+                part.put(key, Some(entry));
+            }
+        }
+        part.loaded = true;
+        part.seq = seq;
+        Ok(true)
+    }
+
+    /// Drops the least recently searched partitions (never `keep`) while the index
+    /// holds more than its budget.
+    fn evict_beyond_budget(&self, user_id: &str, target: Target) {
+        let mut parts = self.parts.lock().expect("vector index lock");
+        let mut total: usize = parts
+            .values()
+            .map(|s| s.bytes.load(AtomicOrdering::Relaxed))
+            .sum();
+        while total > self.budget {
+            let oldest = parts
+                .iter()
+                .filter(|((u, t), _)| !(u == user_id && *t == target))
+                .min_by_key(|(_, s)| s.used.load(AtomicOrdering::Relaxed))
+                .map(|(k, s)| (k.clone(), s.bytes.load(AtomicOrdering::Relaxed)));
+            let Some((key, bytes)) = oldest else {
+                break;
+            };
+            parts.remove(&key);
+            total -= bytes;
+        }
+    }
+}
+
+/// Re-reads the memories the log names for this user since the partition's entry, up
+/// to `last`.
+async fn catch_up(
+    pool: &SqlitePool,
+    user_id: &str,
+    target: Target,
+    part: &mut Partition,
+    last: i64,
+) -> GraphResult<()> {
+    let keys: Vec<String> = sqlx::query_scalar(
+        "SELECT DISTINCT key FROM search_vector_log
+         WHERE user_id = $1 AND target = $2 AND seq > $3 AND seq <= $4",
+    )
+    .bind(user_id)
+    .bind(target.as_str())
+    .bind(part.seq)
+    .bind(last)
+    .fetch_all(pool)
+    .await?;
+    for chunk in keys.chunks(500) {
+        let mut found: HashMap<String, Entry> = HashMap::new();
+        let mut rows = sqlx::query(docs_sql(target, true))
+            .bind(user_id)
+            .bind(json(chunk)?)
+            .fetch(pool);
+        while let Some(row) = rows.try_next().await? {
+            if let Some((key, entry)) = Entry::from_row(&row)? {
+                found.insert(key, entry);
+            }
+        }
+        drop(rows);
+        for key in chunk {
+            let entry = found.remove(key);
+            part.put(key.clone(), entry);
+        }
+    }
+    part.seq = last;
+    Ok(())
+}
+
+/// Scores one stored row (own vector, then passages) into the bounded heap `top`.
+pub(super) fn score_row(
+    row: &SqliteRow,
+    embedding: &[f32],
+    norm: f64,
+    limit: usize,
+    top: &mut BinaryHeap<Scored>,
+) -> sqlx::Result<()> {
+    let bytes: &[u8] = row.try_get("embedding")?;
+    // Passages are read only when the summary's vector has the query's length: then
+    // every passage vector has it too.
+    let Some(summary) = cosine_bytes(bytes, embedding, norm) else {
+        return Ok(());
+    };
+    let passages: Option<&[u8]> = row.try_get("passages")?;
+    let (score, passage) = match passages.and_then(|p| best_passage(p, embedding, norm)) {
+        Some((best, ordinal)) if best > summary => (best, Some(ordinal)),
+        _ => (summary, None),
+    };
+    if top.len() < limit {
+        top.push(Scored(score, row.try_get("key")?, passage));
+    } else if top.peek().is_some_and(|worst| score > worst.0) {
+        top.pop();
+        top.push(Scored(score, row.try_get("key")?, passage));
+    }
+    Ok(())
+}
+
+pub(super) fn into_hits(top: BinaryHeap<Scored>) -> Vec<Hit> {
+    top.into_sorted_vec()
+        .into_iter()
+        .map(|Scored(score, key, passage)| Hit {
+            key,
+            score,
+            passage,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantised_cosines_are_close_to_exact_ones() {
+        let a: Vec<f32> = (0..384)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 7.0)
+            .collect();
+        let b: Vec<f32> = (0..384)
+            .map(|i| ((i * 53 % 97) as f32 - 40.0) / 3.0)
+            .collect();
+        let exact = {
+            let d: f64 = a
+                .iter()
+                .zip(&b)
+                .map(|(x, y)| f64::from(*x) * f64::from(*y))
+                .sum();
+            let n = |v: &[f32]| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+            d / (n(&a) * n(&b))
+        };
+        let (qa, sa) = quantise(&a);
+        let (qb, sb) = quantise(&b);
+        let approx = f64::from(dot(&qa, &qb) as f32 * sa * sb);
+        assert!((approx - exact).abs() < 0.01, "{approx} vs {exact}");
+        let (zero, scale) = quantise(&[0.0; 8]);
+        assert_eq!((zero, scale), (vec![0; 8], 0.0));
+    }
+}
