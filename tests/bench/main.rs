@@ -91,6 +91,10 @@ enum Command {
         /// Timed queries (after 5 untimed warm-up ones).
         #[arg(long, default_value_t = 100)]
         queries: usize,
+        /// 0: each Source is a short summary (one passage); N: a chat of N turns after
+        /// it (30 turns: about 3,500 characters, 8 passages).
+        #[arg(long, default_value_t = 0)]
+        turns: usize,
     },
     /// Retrieval quality (recall@k, MRR) of explore vs BM25 over generated chats.
     Retrieval(retrieval::Args),
@@ -154,7 +158,11 @@ async fn main() -> anyhow::Result<()> {
         Command::Pipeline { sources, workers } => pipeline::run(sources, &workers).await,
         Command::Decay { nodes } => decay::run(nodes).await,
         Command::Promotion { nodes } => promotion::run(nodes).await,
-        Command::Explore { sources, queries } => explore::run(sources, queries).await,
+        Command::Explore {
+            sources,
+            queries,
+            turns,
+        } => explore::run(sources, queries, turns).await,
         Command::Retrieval(args) => retrieval::run(args).await,
         Command::MinilmDir => retrieval::print_model_dir(),
         Command::Pickup { jobs, queue } => pickup::run(jobs, queue).await,

@@ -60,6 +60,16 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
     for &s in sources {
         runs.push(vec!["explore", "--sources", s, "--queries", queries]);
     }
+    // Long Sources: chat sessions of 30 turns, about 8 content passages each.
+    runs.push(vec![
+        "explore",
+        "--sources",
+        sources[0],
+        "--queries",
+        queries,
+        "--turns",
+        "30",
+    ]);
     let size = if quick { "quick" } else { "full" };
     for embeddings in ["offline", "local"] {
         runs.push(vec![
@@ -68,6 +78,23 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
             size,
             "--embeddings",
             embeddings,
+        ]);
+    }
+    // Each signal alone, the figures fusion must not fall below.
+    for (embeddings, signal) in [
+        ("offline", "text"),
+        ("offline", "vector"),
+        ("local", "vector"),
+    ] {
+        runs.push(vec![
+            "retrieval",
+            "--size",
+            size,
+            "--embeddings",
+            embeddings,
+            "--only-signal",
+            signal,
+            "--forward-only",
         ]);
     }
     for queue in ["sqlite", "postgres"] {

@@ -11,6 +11,8 @@ use std::time::Instant;
 use cosmo_tests::conversations::run::{self, Settings};
 use cosmo_tests::conversations::{CategoryScores, Scores, Size};
 
+use cosmo_shared::retrieval::rank::Signal;
+
 use crate::harness::{self, Line};
 
 /// Which embedding model Cosmo runs with.
@@ -53,6 +55,36 @@ pub struct Args {
     /// Only the forward pass: no reverse order, no week of maintenance.
     #[arg(long)]
     pub forward_only: bool,
+    /// Rank by one signal alone (the others weigh 0): the figure fusion must not fall
+    /// below.
+    #[arg(long, value_enum)]
+    pub only_signal: Option<OnlySignal>,
+}
+
+/// One of retrieval's signals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnlySignal {
+    Vector,
+    Text,
+    Graph,
+}
+
+impl OnlySignal {
+    fn signal(self) -> Signal {
+        match self {
+            Self::Vector => Signal::Vector,
+            Self::Text => Signal::Text,
+            Self::Graph => Signal::Graph,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Vector => "vector",
+            Self::Text => "text",
+            Self::Graph => "graph",
+        }
+    }
 }
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
@@ -76,13 +108,18 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         keep: args.keep,
         dump: args.dump,
         forward_only: args.forward_only,
+        only_signal: args.only_signal.map(OnlySignal::signal),
     };
     let report = run::run(&settings).await?;
     let size = args.size.name();
     let embeddings = args.embeddings.name();
-    // The configuration's file name, without spaces (the line format splits on them).
+    // The configuration's file name, without spaces (the line format splits on them);
+    // `only-<signal>` when one signal ranks alone.
     let config = args.config.as_ref().map_or_else(
-        || "default".to_owned(),
+        || {
+            args.only_signal
+                .map_or_else(|| "default".to_owned(), |o| format!("only-{}", o.name()))
+        },
         |p| {
             p.file_name()
                 .map_or_else(

@@ -194,24 +194,28 @@ pub fn explore(d: &mut String, rows: &[Row]) {
 ## Retrieval: `explore` on the embedded store
 
 ```sh
-./target/release/cosmo-bench explore --sources 10000 --queries 100
+./target/release/cosmo-bench explore --sources 10000 --queries 100   # --turns 30: long Sources
 ```
 
 N processed Sources of one user (short summaries built from a fixed vocabulary of 20
 topics and 12 people, so every query word matches thousands of Sources; offline
 embeddings, 384-d), then the timed `explore` calls at granularity 1, limit 10, each a
 question such as \"What did Priya Patel say about the pricing decision?\" (after 5
-untimed ones). In-process (no HTTP).
+untimed ones). In-process (no HTTP). A short Source is one content passage; with
+`--turns 30` each Source is a chat of 30 turns after its summary (about 3,500
+characters, split into passages and embedded as `process-source` does), so the vector
+signal scores several passages per Source and the full-text signal reads long content.
 
-| Sources | queries | p50 | p95 | max |
-|---:|---:|---:|---:|---:|
+| Sources | passages per Source | queries | p50 | p95 | max |
+|---:|---:|---:|---:|---:|---:|
 ",
     );
     for r in rows {
         let _ = writeln!(
             d,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             int(s(r, "sources")),
+            r.get("passages_per_source").map_or("1", String::as_str),
             s(r, "queries"),
             ms(f(r, "p50_ms")),
             ms(f(r, "p95_ms")),
@@ -279,15 +283,20 @@ later (see [docs/queue.md](docs/queue.md#pickup-listennotify-on-postgresql-polli
 }
 
 pub fn retrieval(d: &mut String, rows: &[Row], categories: &[Row], runs: &[Row]) {
-    // Only the default configuration is published; `--config` runs are for tuning.
+    // The default configuration, and one signal ranking alone (`only-<signal>`, the
+    // figure fusion must not fall below); other `--config` runs are for tuning.
     let default = |r: &&Row| r.get("config").is_none_or(|c| c == "default" || c == "-");
-    let find = |system: &str, embeddings: &str, order: &str| {
-        rows.iter().filter(default).find(|r| {
-            s(r, "system") == system
+    let find_in = |config: &str, system: &str, embeddings: &str, order: &str| {
+        rows.iter().find(|r| {
+            r.get("config")
+                .is_none_or(|c| c == config || (config == "default" && c == "-"))
+                && s(r, "system") == system
                 && (system == "bm25" || s(r, "embeddings") == embeddings)
                 && s(r, "order") == order
         })
     };
+    let find =
+        |system: &str, embeddings: &str, order: &str| find_in("default", system, embeddings, order);
     let run = runs
         .iter()
         .find(|r| s(r, "embeddings") == "offline")
@@ -367,6 +376,32 @@ default retrieval).
             recall10(find("cosmo", embeddings, "after_week")),
         );
     }
+    for (label, signal, embeddings) in [
+        ("Cosmo, full-text signal alone", "text", "offline"),
+        (
+            "Cosmo, vector signal alone (offline embeddings)",
+            "vector",
+            "offline",
+        ),
+        (
+            "Cosmo, vector signal alone (all-MiniLM-L6-v2)",
+            "vector",
+            "local",
+        ),
+    ] {
+        let Some(r) = find_in(&format!("only-{signal}"), "cosmo", embeddings, "forward") else {
+            continue;
+        };
+        let _ = writeln!(
+            d,
+            "| {label} | {} | {} | {} | {} | {} | – | – |",
+            num(f(r, "recall_at_5"), 3),
+            num(f(r, "recall_at_10"), 3),
+            num(f(r, "mrr"), 3),
+            ms(f(r, "p50_ms")),
+            ms(f(r, "p95_ms")),
+        );
+    }
     d.push_str(
         "\nRecall@10 by question category (forward order; questions in brackets):\n\n| system |",
     );
@@ -404,7 +439,10 @@ below it means the signals and the fusion lose sessions that the raw words find 
 run's `--dump FILE` writes each question with its evidence, Cosmo's top 10 with `why`,
 and BM25's top 10); the reverse-order figure should equal the forward one if past
 retrievals do not distort later ones, and the after-a-week figure should not drop if
-maintenance keeps what it consolidates findable. `--config FILE.toml` (merged over the
+maintenance keeps what it consolidates findable. The rows of one signal alone
+(`--only-signal text|vector`, the other weights 0, forward order only) are what fusion
+must not fall below: Cosmo's default should find at least what its best signal finds on
+its own. `--config FILE.toml` (merged over the
 test settings, e.g. `[retrieval]`) and `--keep DIR` (ingest once, then reuse the store)
 make tuning runs quick.
 ",

@@ -13,6 +13,7 @@ use cosmo_shared::domain::MemoryState;
 use cosmo_shared::domain::input::read::ExploreInput;
 use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::retrieval;
+use cosmo_shared::retrieval::rank::Signal;
 use serde_json::{Value, json};
 
 use super::bm25::Bm25;
@@ -35,6 +36,8 @@ pub struct Settings {
     pub dump: Option<PathBuf>,
     /// Skip the reverse-order pass and the week of maintenance.
     pub forward_only: bool,
+    /// Rank by this signal alone (see [`Setup::only_signal`]).
+    pub only_signal: Option<Signal>,
 }
 
 impl Settings {
@@ -47,6 +50,7 @@ impl Settings {
             keep: None,
             dump: None,
             forward_only: false,
+            only_signal: None,
         }
     }
 }
@@ -82,6 +86,7 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Report> {
     let setup = Setup {
         config_file: settings.config_file.clone(),
         model_dir: settings.model_dir.clone(),
+        only_signal: settings.only_signal,
     };
     let corpus = super::generate(settings.size);
     let questions = corpus.questions();

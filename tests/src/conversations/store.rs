@@ -16,6 +16,7 @@ use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::job_runs::JobRun;
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
+use cosmo_shared::retrieval::rank::Signal;
 use cosmo_shared::services::Services;
 use cosmo_workers::dispatch::Dispatcher;
 use serde_json::{Value, json};
@@ -33,6 +34,8 @@ pub struct Setup {
     pub config_file: Option<PathBuf>,
     /// The all-MiniLM-L6-v2 folder: local embeddings instead of the offline ones.
     pub model_dir: Option<PathBuf>,
+    /// Rank by this signal alone (the others weigh 0): what fusion must not fall below.
+    pub only_signal: Option<Signal>,
 }
 
 impl Setup {
@@ -47,6 +50,15 @@ impl Setup {
         if let Some(dir) = &self.model_dir {
             config.models.providers.embeddings = Provider::Local;
             config.models.local.model_dir = Some(dir.clone());
+        }
+        if let Some(only) = self.only_signal {
+            let r = &mut config.retrieval;
+            let weight = |signal| if signal == only { 1.0 } else { 0.0 };
+            (r.vector_weight, r.text_weight, r.graph_weight) = (
+                weight(Signal::Vector),
+                weight(Signal::Text),
+                weight(Signal::Graph),
+            );
         }
         // The store is always this file, whatever the file or the environment say.
         config.database.url = url;
