@@ -63,6 +63,12 @@ impl SqliteGraph {
         self
     }
 
+    /// How many times this store's vector index loaded a user's vectors whole (the
+    /// first search for them, and each time it could not catch up from the log).
+    pub fn vector_index_loads(&self) -> u64 {
+        self.vectors.loads()
+    }
+
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
     }

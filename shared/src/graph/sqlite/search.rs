@@ -158,7 +158,7 @@ impl Ord for Scored {
 }
 
 /// Cosine similarity of a stored little-endian f32 vector and the query; `None` when the
-/// lengths differ or either is zero.
+/// lengths differ or either is zero or not finite.
 pub(crate) fn cosine_bytes(stored: &[u8], query: &[f32], query_norm: f64) -> Option<f64> {
     if stored.len() != query.len() * 4 || query_norm == 0.0 {
         return None;
@@ -169,7 +169,7 @@ pub(crate) fn cosine_bytes(stored: &[u8], query: &[f32], query_norm: f64) -> Opt
         dot += v * f64::from(*q);
         norm += v * v;
     }
-    (norm > 0.0).then(|| dot / (norm.sqrt() * query_norm))
+    (norm > 0.0 && norm.is_finite()).then(|| dot / (norm.sqrt() * query_norm))
 }
 
 /// The best cosine among a Source's packed passage vectors (each the query's length)
@@ -260,9 +260,12 @@ impl ReadStore for SqliteGraph {
             .map(|x| f64::from(*x) * f64::from(*x))
             .sum::<f64>()
             .sqrt();
+        if !(norm > 0.0 && norm.is_finite()) {
+            return Ok(Vec::new());
+        }
         let (user, visibility, since, until) = scope_binds(scope);
         let mut top: BinaryHeap<Scored> = BinaryHeap::with_capacity(limit + 1);
-        for attempt in 0..2 {
+        for attempt in 0..3 {
             let shortlist = self
                 .vectors
                 .shortlist(
@@ -295,11 +298,14 @@ impl ReadStore for SqliteGraph {
                 .bind(json(&keys)?)
                 .fetch_all(&self.pool)
                 .await?;
-            if rows.len() < keys.len() && attempt == 0 {
-                // The index held memories the store no longer has in this scope (a
-                // user erased by another process, whose log entries went with them):
-                // it loads the user anew.
-                self.vectors.forget(&scope.user_id, target);
+            if rows.len() < keys.len() && attempt < 2 {
+                // The shortlist names memories the store no longer has in this scope:
+                // written since the index caught up (the next shortlist catches up
+                // again), or, when that does not mend it, gone with a user another
+                // process erased, whose log entries went with them (load anew).
+                if attempt == 1 {
+                    self.vectors.forget(&scope.user_id, target);
+                }
                 continue;
             }
             for row in &rows {

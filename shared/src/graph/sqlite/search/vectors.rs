@@ -186,6 +186,9 @@ fn dot(a: &[i8], b: &[i8]) -> i32 {
         .sum()
 }
 
+/// A slot, its key (twice: in the slot and in the index) and its index entry, about.
+const SLOT_BYTES: usize = 320;
+
 /// One user's memories of one kind: their vectors in one arena, scanned in order.
 #[derive(Default)]
 struct Partition {
@@ -199,12 +202,15 @@ struct Partition {
     scales: Vec<f32>,
     /// Code bytes of slots no longer live.
     dead: usize,
+    /// The log position at which its vectors were found not to fit the budget: until
+    /// the log moves, searches stream the stored vectors without trying again.
+    too_big_at: Option<i64>,
 }
 
 impl Partition {
-    /// Memory held, roughly: the arena, and a slot with its key and index entry each.
+    /// Memory held: the arena, and each slot with its key and index entry.
     fn bytes(&self) -> usize {
-        self.codes.capacity() + 4 * self.scales.capacity() + 160 * self.slots.len()
+        self.codes.capacity() + 4 * self.scales.capacity() + SLOT_BYTES * self.slots.capacity()
     }
 
     /// Replaces (or, with `None`, removes) the vectors of `key`.
@@ -229,7 +235,7 @@ impl Partition {
             self.codes.extend(e.codes);
             self.scales.extend(e.scales);
         }
-        if self.dead > 1 << 20 && self.dead > self.codes.len() / 4 {
+        if self.dead > 64 << 10 && self.dead > self.codes.len() / 4 {
             self.compact();
         }
     }
@@ -252,25 +258,34 @@ impl Partition {
             self.index.insert(slot.key.clone(), i);
         }
         self.dead = 0;
+        self.shrink();
     }
 
-    /// The shortlist for `scope` by 8-bit scores, best first.
-    fn shortlist(&self, scope: &SearchScope, query: &[f32], size: usize) -> Vec<String> {
+    /// Gives back the arena's spare capacity (it grows by doubling).
+    fn shrink(&mut self) {
+        self.codes.shrink_to_fit();
+        self.scales.shrink_to_fit();
+        self.slots.shrink_to_fit();
+    }
+
+    /// The shortlist by 8-bit scores, best first (ties: by key), among the memories
+    /// within `filter`.
+    fn shortlist(&self, filter: &Filter, query: &[f32], size: usize) -> Vec<String> {
         let (query, scale) = quantise(query);
-        if scale == 0.0 {
+        if scale == 0.0 || size == 0 {
             return Vec::new();
         }
-        let visibility = i64::from(scope.include_archived);
-        let since = scope.since.map_or(i64::MIN, crate::graph::sqlite::micros);
-        let until = scope.until.map_or(i64::MAX, crate::graph::sqlite::micros);
+        let by_score_then_key = |a: &(f32, usize), b: &(f32, usize)| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| self.slots[a.1].key.cmp(&self.slots[b.1].key))
+        };
         // Compiled for the best vector instructions the CPU has (AVX2 on most x86-64),
         // chosen when it runs.
-        let best: Vec<(f32, usize)> = pulp::Arch::new().dispatch(|| {
+        let mut best: Vec<(f32, usize)> = pulp::Arch::new().dispatch(|| {
             let mut top: Vec<(f32, usize)> = Vec::with_capacity(2 * size + 1);
             let mut bar = f32::NEG_INFINITY;
             for (i, slot) in self.slots.iter().enumerate() {
-                if !slot.live || slot.visibility > visibility || slot.at < since || slot.at >= until
-                {
+                if !slot.live || !filter.admits(slot) {
                     continue;
                 }
                 let Some(score) = slot.best(&self.codes, &self.scales, &query, scale) else {
@@ -282,22 +297,73 @@ impl Partition {
                 top.push((score, i));
                 // Keep the best `size`; re-cut when twice as many have gathered.
                 if top.len() >= 2 * size {
-                    top.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    top.sort_by(by_score_then_key);
                     top.truncate(size);
                     bar = top.last().map_or(f32::NEG_INFINITY, |t| t.0);
                 }
             }
             top
         });
-        let mut best = best;
-        best.sort_by(|a, b| {
-            b.0.total_cmp(&a.0)
-                .then_with(|| self.slots[a.1].key.cmp(&self.slots[b.1].key))
-        });
+        best.sort_by(by_score_then_key);
         best.truncate(size);
         best.into_iter()
             .map(|(_, i)| self.slots[i].key.clone())
             .collect()
+    }
+}
+
+/// Which memories a search may see: at most this visibility, in this time range.
+#[derive(Clone, Copy)]
+struct Filter {
+    visibility: i64,
+    since: i64,
+    until: i64,
+}
+
+impl Filter {
+    fn of(scope: &SearchScope) -> Self {
+        Self {
+            visibility: i64::from(scope.include_archived),
+            since: scope.since.map_or(i64::MIN, crate::graph::sqlite::micros),
+            until: scope.until.map_or(i64::MAX, crate::graph::sqlite::micros),
+        }
+    }
+
+    fn admits(&self, slot: &Slot) -> bool {
+        slot.visibility <= self.visibility && slot.at >= self.since && slot.at < self.until
+    }
+}
+
+/// Where the log stands: the oldest entry it still keeps, and the highest sequence
+/// number it ever gave (an erased user's entries leave with them, so the newest entry
+/// kept can be older than that).
+#[derive(Clone, Copy)]
+struct Bounds {
+    first: Option<i64>,
+    last: i64,
+}
+
+impl Bounds {
+    async fn read(pool: &SqlitePool) -> GraphResult<Self> {
+        // Each subquery reads one end of an index (one query asking for min and max of
+        // the log would scan it).
+        let (first, last): (Option<i64>, i64) = sqlx::query_as(
+            "SELECT (SELECT min(seq) FROM search_vector_log),
+                    (SELECT coalesce(max(seq), 0) FROM sqlite_sequence
+                     WHERE name = 'search_vector_log')",
+        )
+        .fetch_one(pool)
+        .await?;
+        Ok(Self { first, last })
+    }
+
+    /// Whether entries after `seq` may be gone before a reader that stands at `seq`
+    /// read them (pruned, or with an erased user), so that it must load anew.
+    fn missed_after(&self, seq: i64) -> bool {
+        match self.first {
+            Some(first) => seq + 1 < first,
+            None => seq < self.last,
+        }
     }
 }
 
@@ -306,6 +372,8 @@ pub(crate) struct VectorIndex {
     budget: usize,
     parts: Mutex<HashMap<(String, Target), Handle>>,
     tick: AtomicU64,
+    /// Partitions loaded whole (the first search of a user, and every reload).
+    loads: AtomicU64,
 }
 
 /// A partition and what eviction needs to know of it without its lock.
@@ -332,7 +400,13 @@ impl VectorIndex {
             budget,
             parts: Mutex::new(HashMap::new()),
             tick: AtomicU64::new(0),
+            loads: AtomicU64::new(0),
         }
+    }
+
+    /// How many times a partition was loaded whole.
+    pub(crate) fn loads(&self) -> u64 {
+        self.loads.load(AtomicOrdering::Relaxed)
     }
 
     /// The memories to score exactly for `scope`'s user, best first by 8-bit scores;
@@ -353,39 +427,45 @@ impl VectorIndex {
             self.tick.fetch_add(1, AtomicOrdering::Relaxed),
             AtomicOrdering::Relaxed,
         );
-        // Two subqueries: each reads one end of the log (one query asking for both
-        // would scan it).
-        let (first, last): (Option<i64>, Option<i64>) = sqlx::query_as(
-            "SELECT (SELECT min(seq) FROM search_vector_log), \
-                    (SELECT max(seq) FROM search_vector_log)",
-        )
-        .fetch_one(pool)
-        .await?;
-        let last = last.unwrap_or(0);
-        {
-            let part = handle.part.read().await;
-            if part.loaded && part.seq == last {
-                return Ok(Some(part.shortlist(scope, query, size)));
-            }
+        let bounds = Bounds::read(pool).await?;
+        let part = handle.part.clone().read_owned().await;
+        if part.too_big_at == Some(bounds.last) {
+            return Ok(None);
         }
-        let mut part = handle.part.write().await;
-        // Entries it never saw were pruned: load anew.
-        let gap = first.is_some_and(|first| part.seq + 1 < first);
-        if !part.loaded || gap {
-            if !self
-                .load(pool, &scope.user_id, target, &mut part, last)
-                .await?
-            {
-                drop(part);
-                self.forget(&scope.user_id, target);
+        let part = if part.loaded && part.seq >= bounds.last {
+            part
+        } else {
+            drop(part);
+            let mut part = handle.part.clone().write_owned().await;
+            if !part.loaded || bounds.missed_after(part.seq) {
+                self.load(pool, &scope.user_id, target, &mut part, bounds.last)
+                    .await?;
+            } else if part.seq < bounds.last {
+                let from = part.seq;
+                catch_up(pool, &scope.user_id, target, &mut part, bounds.last).await?;
+                // Entries after `from` pruned before it read them: load anew.
+                if Bounds::read(pool).await?.missed_after(from) {
+                    self.load(pool, &scope.user_id, target, &mut part, bounds.last)
+                        .await?;
+                }
+            }
+            if part.bytes() > self.budget {
+                *part = Partition {
+                    too_big_at: Some(bounds.last),
+                    ..Partition::default()
+                };
+            }
+            handle.bytes.store(part.bytes(), AtomicOrdering::Relaxed);
+            if part.too_big_at.is_some() {
                 return Ok(None);
             }
-        } else if part.seq < last {
-            catch_up(pool, &scope.user_id, target, &mut part, last).await?;
-        }
-        handle.bytes.store(part.bytes(), AtomicOrdering::Relaxed);
-        let shortlist = part.shortlist(scope, query, size);
-        drop(part);
+            part.downgrade()
+        };
+        let (filter, query) = (Filter::of(scope), query.to_vec());
+        // The scan is CPU work: off the async threads.
+        let shortlist = tokio::task::spawn_blocking(move || part.shortlist(&filter, &query, size))
+            .await
+            .map_err(anyhow::Error::from)?;
         self.evict_beyond_budget(&scope.user_id, target);
         Ok(Some(shortlist))
     }
@@ -419,8 +499,8 @@ impl VectorIndex {
             .clone()
     }
 
-    /// Loads every vector of the user's memories of `target` as of log entry `seq`;
-    /// `false`, loading nothing, when they would not fit the budget.
+    /// Loads every vector of the user's memories of `target` as of log entry `seq`; when
+    /// they would not fit the budget, loads nothing and marks the partition too big.
     async fn load(
         &self,
         pool: &SqlitePool,
@@ -428,19 +508,28 @@ impl VectorIndex {
         target: Target,
         part: &mut Partition,
         seq: i64,
-    ) -> GraphResult<bool> {
-        // `length` of a blob reads no page of it.
+    ) -> GraphResult<()> {
+        self.loads.fetch_add(1, AtomicOrdering::Relaxed);
+        // What the partition would take: a byte a dimension, 4 bytes of scale a vector
+        // (at most a sixteenth of the codes for vectors of 16 dimensions and more), and
+        // a slot per memory. (`length` of a blob reads no page of it.)
         let size_sql = format!(
-            "SELECT coalesce(sum(length(embedding) + coalesce(length(passages), 0)), 0) / 4 \
+            "SELECT coalesce(sum(length(embedding) + coalesce(length(passages), 0)), 0) / 4,
+                    count(*)
              FROM ({})",
             docs_sql(target, false)
         );
-        let estimate: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(size_sql))
+        let (codes, rows): (i64, i64) = sqlx::query_as(sqlx::AssertSqlSafe(size_sql))
             .bind(user_id)
             .fetch_one(pool)
             .await?;
+        let estimate = codes + codes / 16 + rows * SLOT_BYTES as i64;
         if usize::try_from(estimate).unwrap_or(usize::MAX) > self.budget {
-            return Ok(false);
+            *part = Partition {
+                too_big_at: Some(seq),
+                ..Partition::default()
+            };
+            return Ok(());
         }
         *part = Partition::default();
         let mut rows = sqlx::query(docs_sql(target, false))
@@ -451,9 +540,10 @@ impl VectorIndex {
                 part.put(key, Some(entry));
             }
         }
+        part.shrink();
         part.loaded = true;
         part.seq = seq;
-        Ok(true)
+        Ok(())
     }
 
     /// Drops the least recently searched partitions (never `keep`) while the index
@@ -538,11 +628,13 @@ pub(super) fn score_row(
         Some((best, ordinal)) if best > summary => (best, Some(ordinal)),
         _ => (summary, None),
     };
+    // The best `limit` by score, ties by key: the same whatever order the rows come in.
+    let scored = Scored(score, row.try_get("key")?, passage);
     if top.len() < limit {
-        top.push(Scored(score, row.try_get("key")?, passage));
-    } else if top.peek().is_some_and(|worst| score > worst.0) {
+        top.push(scored);
+    } else if top.peek().is_some_and(|worst| scored < *worst) {
         top.pop();
-        top.push(Scored(score, row.try_get("key")?, passage));
+        top.push(scored);
     }
     Ok(())
 }
