@@ -34,6 +34,13 @@ pub async fn store(svc: &Services, tenant: &str, body: Value) -> String {
 
 /// Runs `process-source` for `key`, then `extract-entities` for `user`.
 pub async fn process(svc: &Services, key: &str, user: &str) {
+    run_pipeline(svc, key, user)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// [`process`], answering a failed job with its error.
+pub async fn run_pipeline(svc: &Services, key: &str, user: &str) -> anyhow::Result<()> {
     let jobs = Dispatcher::new(svc.clone());
     let process = json!(ProcessSource {
         entity_key: key.to_owned()
@@ -48,8 +55,9 @@ pub async fn process(svc: &Services, key: &str, user: &str) {
     ] {
         jobs.run(kind, &payload, None)
             .await
-            .unwrap_or_else(|e| panic!("{kind} of {key}: {}", e.message));
+            .map_err(|e| anyhow::anyhow!("{kind} of {key}: {}", e.message))?;
     }
+    Ok(())
 }
 
 /// [`store`], then [`process`] for the Source's owner; its key.

@@ -14,8 +14,6 @@ use cosmo_shared::db::Db;
 use cosmo_shared::domain::SourceWrite;
 use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::job_runs::JobRun;
-use cosmo_shared::queue::JobKind;
-use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
 use cosmo_shared::retrieval::rank::Signal;
 use cosmo_shared::services::Services;
 use cosmo_workers::dispatch::Dispatcher;
@@ -235,7 +233,6 @@ pub async fn ingest_conversation(
     owner: &str,
     other: &str,
 ) -> anyhow::Result<Vec<String>> {
-    let jobs = Dispatcher::new(svc.clone());
     let now = svc.clock.now();
     svc.directory.ensure_tenant("default", now).await?;
     let users = [owner.to_owned(), other.to_owned()];
@@ -265,21 +262,7 @@ pub async fn ingest_conversation(
         {
             SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
         };
-        let process = json!(ProcessSource {
-            entity_key: key.clone()
-        });
-        let extract = json!(ExtractEntities {
-            entity_key: key.clone(),
-            user_id: owner.to_owned()
-        });
-        for (kind, payload) in [
-            (JobKind::ProcessSource, process),
-            (JobKind::ExtractEntities, extract),
-        ] {
-            jobs.run(kind, &payload, None)
-                .await
-                .map_err(|e| anyhow::anyhow!("{kind} of {key}: {}", e.message))?;
-        }
+        crate::ingest::run_pipeline(svc, &key, owner).await?;
         conversation.push(key);
     }
     Ok(conversation)
