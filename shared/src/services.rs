@@ -120,7 +120,11 @@ impl Services {
                     }
                     _ => SqliteGraph::open(&path).await?,
                 };
-                Arc::new(graph.with_vector_budget(config.graph.sqlite_vector_cache_mib << 20))
+                Arc::new(
+                    graph
+                        .with_vector_budget(config.graph.sqlite_vector_cache_mib << 20)
+                        .with_text_budget(config.graph.sqlite_text_cache_mib << 20),
+                )
             }
             GraphBackend::Neo4j => Arc::new(
                 Neo4jGraph::connect(&config.graph.neo4j, config.models.embedding_dimensions)

@@ -84,7 +84,8 @@ enum Command {
         #[arg(long, default_value_t = 100_000)]
         nodes: u64,
     },
-    /// Explore latency over N Sources of one user on the embedded store.
+    /// Explore latency over N Sources (of one user, or spread over several) on the
+    /// embedded store.
     Explore {
         #[arg(long, default_value_t = 10_000)]
         sources: usize,
@@ -95,6 +96,16 @@ enum Command {
         /// it (30 turns: about 3,500 characters, 8 passages).
         #[arg(long, default_value_t = 0)]
         turns: usize,
+        /// The Sources spread over this many users (questions are the first user's).
+        #[arg(long, default_value_t = 1)]
+        users: usize,
+        /// Concurrent clients for the second pass over the questions.
+        #[arg(long, default_value_t = 8)]
+        clients: usize,
+        /// Keep the store in this folder; a store kept there before is used as it is
+        /// (no seeding; for repeated measurements).
+        #[arg(long)]
+        keep: Option<PathBuf>,
     },
     /// Retrieval quality (recall@k, MRR) of explore vs BM25 over generated chats.
     Retrieval(retrieval::Args),
@@ -162,7 +173,10 @@ async fn main() -> anyhow::Result<()> {
             sources,
             queries,
             turns,
-        } => explore::run(sources, queries, turns).await,
+            users,
+            clients,
+            keep,
+        } => explore::run(sources, users, queries, turns, clients, keep).await,
         Command::Retrieval(args) => retrieval::run(args).await,
         Command::MinilmDir => retrieval::print_model_dir(),
         Command::Pickup { jobs, queue } => pickup::run(jobs, queue).await,

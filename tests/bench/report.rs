@@ -60,6 +60,18 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
     for &s in sources {
         runs.push(vec!["explore", "--sources", s, "--queries", queries]);
     }
+    if !quick {
+        // Many users in one file: 10⁶ Sources, 10⁴ each (seeding takes about an hour).
+        runs.push(vec![
+            "explore",
+            "--sources",
+            "1000000",
+            "--users",
+            "100",
+            "--queries",
+            queries,
+        ]);
+    }
     // Long Sources: chat sessions of 30 turns, about 8 content passages each.
     runs.push(vec![
         "explore",

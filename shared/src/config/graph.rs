@@ -25,6 +25,11 @@ pub struct GraphConfig {
     /// memories and passages). A user whose vectors do not fit is searched by reading the
     /// stored vectors; 0 always does that.
     pub sqlite_vector_cache_mib: usize,
+    /// SQLite: how much memory (MiB) each process may give to the full-text index of the
+    /// users it searches for (about 100 MiB for 10⁵ chats of 30 turns). A user whose text
+    /// does not fit is searched through SQLite's FTS5 (slower at scale, ranked by every
+    /// user's word statistics); 0 always does that.
+    pub sqlite_text_cache_mib: usize,
     pub neo4j: Neo4jConfig,
 }
 
@@ -54,6 +59,7 @@ impl Default for GraphConfig {
             backend: GraphBackend::Sqlite,
             sqlite_path: None,
             sqlite_vector_cache_mib: 512,
+            sqlite_text_cache_mib: 512,
             neo4j: Neo4jConfig::default(),
         }
     }

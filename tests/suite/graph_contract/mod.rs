@@ -5,6 +5,7 @@
 mod cases;
 mod read_support;
 mod sqlite_only;
+mod sqlite_texts;
 mod sqlite_vectors;
 mod support;
 

@@ -529,15 +529,18 @@ impl ErasureStore for SqliteGraph {
             .execute(&mut *tx)
             .await?
             .rows_affected();
-        // Their id leaves the vector index's log too. A process still holding their
-        // vectors finds them gone from the store at its next search and loads anew.
-        sqlx::query("DELETE FROM search_vector_log WHERE user_id = $1")
-            .bind(user_id)
+        // Their id leaves the search indexes' change log too, and with it every other
+        // entry: a process still holding their memories (any user's part that includes
+        // a team Source of theirs) cannot catch up from a log that no longer reaches
+        // back to where it stands, so it loads anew what it next searches. (Erasing a
+        // user is rare; a reload costs about a second per 10⁴ Sources.)
+        sqlx::query("DELETE FROM search_vector_log")
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
         // This process holds none of their vectors any more.
         self.vectors.forget_user(user_id);
+        self.texts.forget_user(user_id);
         self.checkpoint().await;
         Ok(out)
     }

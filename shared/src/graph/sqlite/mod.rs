@@ -35,11 +35,17 @@ pub struct SqliteGraph {
     pool: SqlitePool,
     /// The vectors vector search reads, in memory (shared by the clones).
     vectors: std::sync::Arc<search::VectorIndex>,
+    /// The text full-text search reads, in memory (shared by the clones).
+    texts: std::sync::Arc<search::TextIndex>,
 }
 
 /// What the vector index may hold unless told otherwise: 512 MiB, the 8-bit vectors of
 /// about 1.3 million passages or memories (384-d).
 pub const DEFAULT_VECTOR_BUDGET: usize = 512 << 20;
+
+/// What the full-text index may hold unless told otherwise: 512 MiB, about 40 million
+/// word postings (10⁵ long chats of a user take about 100 MiB).
+pub const DEFAULT_TEXT_BUDGET: usize = 512 << 20;
 
 impl SqliteGraph {
     /// Opens (creating if needed) the database file at `path`.
@@ -53,6 +59,7 @@ impl SqliteGraph {
         Self {
             pool,
             vectors: std::sync::Arc::new(search::VectorIndex::new(DEFAULT_VECTOR_BUDGET)),
+            texts: std::sync::Arc::new(search::TextIndex::new(DEFAULT_TEXT_BUDGET)),
         }
     }
 
@@ -61,6 +68,23 @@ impl SqliteGraph {
     pub fn with_vector_budget(mut self, bytes: usize) -> Self {
         self.vectors = std::sync::Arc::new(search::VectorIndex::new(bytes));
         self
+    }
+
+    /// The same store with an in-memory full-text index of at most `bytes` (0: none,
+    /// every full-text search is FTS5's).
+    pub fn with_text_budget(mut self, bytes: usize) -> Self {
+        self.texts = std::sync::Arc::new(search::TextIndex::new(bytes));
+        self
+    }
+
+    /// The memory this store's search indexes hold now, in bytes: (vectors, text).
+    pub fn search_index_bytes(&self) -> (usize, usize) {
+        (self.vectors.bytes(), self.texts.bytes())
+    }
+
+    /// How many times this store's full-text index loaded a user's text whole.
+    pub fn text_index_loads(&self) -> u64 {
+        self.texts.loads()
     }
 
     /// How many times this store's vector index loaded a user's vectors whole (the

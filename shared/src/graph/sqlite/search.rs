@@ -1,7 +1,9 @@
 //! [`ReadStore`] on SQLite: vector search over `search_docs` (a shortlist from the
 //! user's vectors held in memory, `search/vectors.rs`, scored exactly from the stored
 //! rows; or, for a user whose vectors do not fit the memory budget, every stored vector
-//! streamed and scored here, top-k kept in a bounded heap), FTS5 full-text search, graph
+//! streamed and scored here, top-k kept in a bounded heap), full-text search (BM25 over
+//! the user's text held in memory, `search/texts.rs`; FTS5 for a user whose text does
+//! not fit the memory budget), graph
 //! neighbours in SQL, the read views, and atomic lifecycle updates. Table and column
 //! names come from the closed [`Target`] enum through `per_target!`: SQL text is never
 //! built from input.
@@ -55,8 +57,11 @@ macro_rules! vector_sql {
     };
 }
 
+mod cache;
+mod texts;
 mod vectors;
 
+pub(crate) use texts::TextIndex;
 pub(crate) use vectors::VectorIndex;
 
 /// `$5` is the FTS5 query, `$6` the limit. bm25 is lower-is-better: the score is its
@@ -330,6 +335,17 @@ impl ReadStore for SqliteGraph {
             Target::Macro => text_sql!("macros_fts", "", "macro"),
             Target::Fact => text_sql!("facts_fts", ", 1.0, 2.0", "fact"),
         };
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        if let Some(hits) = self
+            .texts
+            .search(&self.pool, scope, target, terms, limit)
+            .await?
+        {
+            return Ok(hits);
+        }
+        // Beyond the index's budget: FTS5's ranking (over every user's rows' statistics).
         let Some(query) = fts_query(terms) else {
             return Ok(Vec::new());
         };

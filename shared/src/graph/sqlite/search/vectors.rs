@@ -6,29 +6,17 @@
 //! long as the exact top `limit` is among the [`shortlist`] best by the 8-bit scores
 //! (quantisation moves a cosine by about 0.002).
 //!
-//! **In step with every write.** Triggers log each change to what search reads, per
-//! affected user, in the write's own transaction (`search_vector_log`). Before each
-//! search the index reads the log's bounds: nothing new, and it answers from memory;
-//! new entries, and it re-reads the memories they name for this user (a deleted one is
-//! dropped); entries pruned before it saw them, and it loads the user anew. So a write
-//! by any connection or process on the file is seen by the next search. (A memory the
-//! index still holds but the store no longer has could not be returned anyway: the
-//! shortlist is scored from the stored rows.)
-//!
-//! **Bounded.** All users' vectors together stay within the budget: the least recently
-//! searched users are dropped to make room, and a user whose vectors alone would not fit
-//! is searched by streaming the stored vectors instead (`None` from [`VectorIndex::search`]).
+//! Kept in step with every write, and bounded, by the cache it lives in (`cache.rs`):
+//! a user whose vectors alone would not fit the budget is searched by streaming the
+//! stored vectors instead (`None` from [`VectorIndex::shortlist`]).
 
 use std::collections::{BinaryHeap, HashMap};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as AtomicOrdering};
-use std::sync::{Arc, Mutex};
 
-use futures::TryStreamExt;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
-use tokio::sync::RwLock;
 
-use super::{Scored, best_passage, cosine_bytes, json};
+use super::cache::{Cache, Filter, Part};
+use super::{Scored, best_passage, cosine_bytes};
 use crate::domain::{Hit, SearchScope, Target};
 use crate::graph::GraphResult;
 
@@ -82,7 +70,7 @@ pub(super) fn shortlist(limit: usize) -> usize {
 /// One memory's vectors as read from its row: its own first, then its passages', each
 /// normalised and quantised (`codes`, `dims` bytes a vector; `scales[i]` turns vector
 /// i's code dot products back into a cosine, 0 for a zero vector, never a candidate).
-struct Entry {
+pub(super) struct Entry {
     visibility: i64,
     at: i64,
     dims: usize,
@@ -191,10 +179,7 @@ const SLOT_BYTES: usize = 320;
 
 /// One user's memories of one kind: their vectors in one arena, scanned in order.
 #[derive(Default)]
-struct Partition {
-    loaded: bool,
-    /// The last log entry it reflects.
-    seq: i64,
+pub(super) struct Partition {
     slots: Vec<Slot>,
     /// Key → its live slot.
     index: HashMap<String, usize>,
@@ -202,9 +187,6 @@ struct Partition {
     scales: Vec<f32>,
     /// Code bytes of slots no longer live.
     dead: usize,
-    /// The log position at which its vectors were found not to fit the budget: until
-    /// the log moves, searches stream the stored vectors without trying again.
-    too_big_at: Option<i64>,
 }
 
 impl Partition {
@@ -281,28 +263,13 @@ impl Partition {
         };
         // Compiled for the best vector instructions the CPU has (AVX2 on most x86-64),
         // chosen when it runs.
-        let mut best: Vec<(f32, usize)> = pulp::Arch::new().dispatch(|| {
-            let mut top: Vec<(f32, usize)> = Vec::with_capacity(2 * size + 1);
-            let mut bar = f32::NEG_INFINITY;
-            for (i, slot) in self.slots.iter().enumerate() {
-                if !slot.live || !filter.admits(slot) {
-                    continue;
-                }
-                let Some(score) = slot.best(&self.codes, &self.scales, &query, scale) else {
-                    continue;
-                };
-                if score < bar {
-                    continue;
-                }
-                top.push((score, i));
-                // Keep the best `size`; re-cut when twice as many have gathered.
-                if top.len() >= 2 * size {
-                    top.sort_by(by_score_then_key);
-                    top.truncate(size);
-                    bar = top.last().map_or(f32::NEG_INFINITY, |t| t.0);
-                }
-            }
-            top
+        let mut best = pulp::Arch::new().dispatch(Scan {
+            part: self,
+            filter,
+            query: &query,
+            scale,
+            size,
+            by_score_then_key: &by_score_then_key,
         });
         best.sort_by(by_score_then_key);
         best.truncate(size);
@@ -312,82 +279,100 @@ impl Partition {
     }
 }
 
-/// Which memories a search may see: at most this visibility, in this time range.
-#[derive(Clone, Copy)]
-struct Filter {
-    visibility: i64,
-    since: i64,
-    until: i64,
+/// The 8-bit scan of a partition, as a [`pulp::WithSimd`] so that its loop is compiled
+/// inside the function `dispatch` enables the CPU's vector instructions for (a closure
+/// would be compiled apart, for the baseline instruction set).
+struct Scan<'a, F> {
+    part: &'a Partition,
+    filter: &'a Filter,
+    query: &'a [i8],
+    scale: f32,
+    size: usize,
+    by_score_then_key: &'a F,
 }
 
-impl Filter {
-    fn of(scope: &SearchScope) -> Self {
-        Self {
-            visibility: i64::from(scope.include_archived),
-            since: scope.since.map_or(i64::MIN, crate::graph::sqlite::micros),
-            until: scope.until.map_or(i64::MAX, crate::graph::sqlite::micros),
+impl<F: Fn(&(f32, usize), &(f32, usize)) -> std::cmp::Ordering> pulp::WithSimd for Scan<'_, F> {
+    type Output = Vec<(f32, usize)>;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) -> Self::Output {
+        let Scan {
+            part,
+            filter,
+            query,
+            scale,
+            size,
+            by_score_then_key,
+        } = self;
+        let mut top: Vec<(f32, usize)> = Vec::with_capacity(2 * size + 1);
+        let mut bar = f32::NEG_INFINITY;
+        for (i, slot) in part.slots.iter().enumerate() {
+            if !slot.live || !filter.admits(slot.visibility, slot.at) {
+                continue;
+            }
+            let Some(score) = slot.best(&part.codes, &part.scales, query, scale) else {
+                continue;
+            };
+            if score < bar {
+                continue;
+            }
+            top.push((score, i));
+            // Keep the best `size`; re-cut when twice as many have gathered.
+            if top.len() >= 2 * size {
+                top.sort_by(by_score_then_key);
+                top.truncate(size);
+                bar = top.last().map_or(f32::NEG_INFINITY, |t| t.0);
+            }
         }
-    }
-
-    fn admits(&self, slot: &Slot) -> bool {
-        slot.visibility <= self.visibility && slot.at >= self.since && slot.at < self.until
+        top
     }
 }
 
-/// Where the log stands: the oldest entry it still keeps, and the highest sequence
-/// number it ever gave (an erased user's entries leave with them, so the newest entry
-/// kept can be older than that).
-#[derive(Clone, Copy)]
-struct Bounds {
-    first: Option<i64>,
-    last: i64,
-}
+impl Part for Partition {
+    type Entry = Entry;
 
-impl Bounds {
-    async fn read(pool: &SqlitePool) -> GraphResult<Self> {
-        // Each subquery reads one end of an index (one query asking for min and max of
-        // the log would scan it).
-        let (first, last): (Option<i64>, i64) = sqlx::query_as(
-            "SELECT (SELECT min(seq) FROM search_vector_log),
-                    (SELECT coalesce(max(seq), 0) FROM sqlite_sequence
-                     WHERE name = 'search_vector_log')",
+    fn rows_sql(target: Target, some: bool) -> &'static str {
+        docs_sql(target, some)
+    }
+
+    /// A byte a dimension, 4 bytes of scale a vector (at most a sixteenth of the codes
+    /// for vectors of 16 dimensions and more), and a slot per memory. (`length` of a
+    /// blob reads no page of it.)
+    fn size_sql(target: Target) -> String {
+        format!(
+            "SELECT codes + codes / 16 + rows * {SLOT_BYTES} FROM (
+               SELECT coalesce(sum(length(embedding) + coalesce(length(passages), 0)), 0) / 4
+                        AS codes,
+                      count(*) AS rows
+               FROM ({}))",
+            docs_sql(target, false)
         )
-        .fetch_one(pool)
-        .await?;
-        Ok(Self { first, last })
     }
 
-    /// Whether entries after `seq` may be gone before a reader that stands at `seq`
-    /// read them (pruned, or with an erased user), so that it must load anew.
-    fn missed_after(&self, seq: i64) -> bool {
-        match self.first {
-            Some(first) => seq + 1 < first,
-            None => seq < self.last,
-        }
+    fn from_row(_: Target, row: &SqliteRow) -> sqlx::Result<Option<(String, Entry)>> {
+        Entry::from_row(row)
+    }
+
+    fn put(&mut self, key: String, entry: Option<Entry>) {
+        Partition::put(self, key, entry);
+    }
+
+    fn bytes(&self) -> usize {
+        Partition::bytes(self)
+    }
+
+    fn shrink(&mut self) {
+        Partition::shrink(self);
     }
 }
 
 /// Every user's vectors this process holds.
-pub(crate) struct VectorIndex {
-    budget: usize,
-    parts: Mutex<HashMap<(String, Target), Handle>>,
-    tick: AtomicU64,
-    /// Partitions loaded whole (the first search of a user, and every reload).
-    loads: AtomicU64,
-}
-
-/// A partition and what eviction needs to know of it without its lock.
-#[derive(Clone)]
-struct Handle {
-    part: Arc<RwLock<Partition>>,
-    bytes: Arc<AtomicUsize>,
-    used: Arc<AtomicU64>,
-}
+pub(crate) struct VectorIndex(Cache<Partition>);
 
 impl std::fmt::Debug for VectorIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VectorIndex")
-            .field("budget", &self.budget)
+            .field("budget", &self.0.budget())
             .finish_non_exhaustive()
     }
 }
@@ -396,17 +381,17 @@ impl VectorIndex {
     /// An index holding at most `budget` bytes of vectors; 0: none (every search
     /// streams the stored vectors).
     pub(crate) fn new(budget: usize) -> Self {
-        Self {
-            budget,
-            parts: Mutex::new(HashMap::new()),
-            tick: AtomicU64::new(0),
-            loads: AtomicU64::new(0),
-        }
+        Self(Cache::new(budget))
     }
 
     /// How many times a partition was loaded whole.
     pub(crate) fn loads(&self) -> u64 {
-        self.loads.load(AtomicOrdering::Relaxed)
+        self.0.loads()
+    }
+
+    /// Memory held now, in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.0.bytes()
     }
 
     /// The memories to score exactly for `scope`'s user, best first by 8-bit scores;
@@ -419,194 +404,27 @@ impl VectorIndex {
         query: &[f32],
         size: usize,
     ) -> GraphResult<Option<Vec<String>>> {
-        if self.budget == 0 {
+        let Some(state) = self.0.read(pool, &scope.user_id, target).await? else {
             return Ok(None);
-        }
-        let handle = self.handle(&scope.user_id, target);
-        handle.used.store(
-            self.tick.fetch_add(1, AtomicOrdering::Relaxed),
-            AtomicOrdering::Relaxed,
-        );
-        let bounds = Bounds::read(pool).await?;
-        let part = handle.part.clone().read_owned().await;
-        if part.too_big_at == Some(bounds.last) {
-            return Ok(None);
-        }
-        let part = if part.loaded && part.seq >= bounds.last {
-            part
-        } else {
-            drop(part);
-            let mut part = handle.part.clone().write_owned().await;
-            if !part.loaded || bounds.missed_after(part.seq) {
-                self.load(pool, &scope.user_id, target, &mut part, bounds.last)
-                    .await?;
-            } else if part.seq < bounds.last {
-                let from = part.seq;
-                catch_up(pool, &scope.user_id, target, &mut part, bounds.last).await?;
-                // Entries after `from` pruned before it read them: load anew.
-                if Bounds::read(pool).await?.missed_after(from) {
-                    self.load(pool, &scope.user_id, target, &mut part, bounds.last)
-                        .await?;
-                }
-            }
-            if part.bytes() > self.budget {
-                *part = Partition {
-                    too_big_at: Some(bounds.last),
-                    ..Partition::default()
-                };
-            }
-            handle.bytes.store(part.bytes(), AtomicOrdering::Relaxed);
-            if part.too_big_at.is_some() {
-                return Ok(None);
-            }
-            part.downgrade()
         };
         let (filter, query) = (Filter::of(scope), query.to_vec());
         // The scan is CPU work: off the async threads.
-        let shortlist = tokio::task::spawn_blocking(move || part.shortlist(&filter, &query, size))
-            .await
-            .map_err(anyhow::Error::from)?;
-        self.evict_beyond_budget(&scope.user_id, target);
+        let shortlist =
+            tokio::task::spawn_blocking(move || state.part.shortlist(&filter, &query, size))
+                .await
+                .map_err(anyhow::Error::from)?;
         Ok(Some(shortlist))
     }
 
     /// Drops what the index holds of `user_id` (after erasing the user).
     pub(crate) fn forget_user(&self, user_id: &str) {
-        self.parts
-            .lock()
-            .expect("vector index lock")
-            .retain(|(user, _), _| user != user_id);
+        self.0.forget_user(user_id);
     }
 
     /// Drops what the index holds of `user_id`'s memories of `target`.
     pub(crate) fn forget(&self, user_id: &str, target: Target) {
-        self.parts
-            .lock()
-            .expect("vector index lock")
-            .remove(&(user_id.to_owned(), target));
+        self.0.forget(user_id, target);
     }
-
-    fn handle(&self, user_id: &str, target: Target) -> Handle {
-        self.parts
-            .lock()
-            .expect("vector index lock")
-            .entry((user_id.to_owned(), target))
-            .or_insert_with(|| Handle {
-                part: Arc::new(RwLock::new(Partition::default())),
-                bytes: Arc::new(AtomicUsize::new(0)),
-                used: Arc::new(AtomicU64::new(0)),
-            })
-            .clone()
-    }
-
-    /// Loads every vector of the user's memories of `target` as of log entry `seq`; when
-    /// they would not fit the budget, loads nothing and marks the partition too big.
-    async fn load(
-        &self,
-        pool: &SqlitePool,
-        user_id: &str,
-        target: Target,
-        part: &mut Partition,
-        seq: i64,
-    ) -> GraphResult<()> {
-        self.loads.fetch_add(1, AtomicOrdering::Relaxed);
-        // What the partition would take: a byte a dimension, 4 bytes of scale a vector
-        // (at most a sixteenth of the codes for vectors of 16 dimensions and more), and
-        // a slot per memory. (`length` of a blob reads no page of it.)
-        let size_sql = format!(
-            "SELECT coalesce(sum(length(embedding) + coalesce(length(passages), 0)), 0) / 4,
-                    count(*)
-             FROM ({})",
-            docs_sql(target, false)
-        );
-        let (codes, rows): (i64, i64) = sqlx::query_as(sqlx::AssertSqlSafe(size_sql))
-            .bind(user_id)
-            .fetch_one(pool)
-            .await?;
-        let estimate = codes + codes / 16 + rows * SLOT_BYTES as i64;
-        if usize::try_from(estimate).unwrap_or(usize::MAX) > self.budget {
-            *part = Partition {
-                too_big_at: Some(seq),
-                ..Partition::default()
-            };
-            return Ok(());
-        }
-        *part = Partition::default();
-        let mut rows = sqlx::query(docs_sql(target, false))
-            .bind(user_id)
-            .fetch(pool);
-        while let Some(row) = rows.try_next().await? {
-            if let Some((key, entry)) = Entry::from_row(&row)? {
-                part.put(key, Some(entry));
-            }
-        }
-        part.shrink();
-        part.loaded = true;
-        part.seq = seq;
-        Ok(())
-    }
-
-    /// Drops the least recently searched partitions (never `keep`) while the index
-    /// holds more than its budget.
-    fn evict_beyond_budget(&self, user_id: &str, target: Target) {
-        let mut parts = self.parts.lock().expect("vector index lock");
-        let mut total: usize = parts
-            .values()
-            .map(|s| s.bytes.load(AtomicOrdering::Relaxed))
-            .sum();
-        while total > self.budget {
-            let oldest = parts
-                .iter()
-                .filter(|((u, t), _)| !(u == user_id && *t == target))
-                .min_by_key(|(_, s)| s.used.load(AtomicOrdering::Relaxed))
-                .map(|(k, s)| (k.clone(), s.bytes.load(AtomicOrdering::Relaxed)));
-            let Some((key, bytes)) = oldest else {
-                break;
-            };
-            parts.remove(&key);
-            total -= bytes;
-        }
-    }
-}
-
-/// Re-reads the memories the log names for this user since the partition's entry, up
-/// to `last`.
-async fn catch_up(
-    pool: &SqlitePool,
-    user_id: &str,
-    target: Target,
-    part: &mut Partition,
-    last: i64,
-) -> GraphResult<()> {
-    let keys: Vec<String> = sqlx::query_scalar(
-        "SELECT DISTINCT key FROM search_vector_log
-         WHERE user_id = $1 AND target = $2 AND seq > $3 AND seq <= $4",
-    )
-    .bind(user_id)
-    .bind(target.as_str())
-    .bind(part.seq)
-    .bind(last)
-    .fetch_all(pool)
-    .await?;
-    for chunk in keys.chunks(500) {
-        let mut found: HashMap<String, Entry> = HashMap::new();
-        let mut rows = sqlx::query(docs_sql(target, true))
-            .bind(user_id)
-            .bind(json(chunk)?)
-            .fetch(pool);
-        while let Some(row) = rows.try_next().await? {
-            if let Some((key, entry)) = Entry::from_row(&row)? {
-                found.insert(key, entry);
-            }
-        }
-        drop(rows);
-        for key in chunk {
-            let entry = found.remove(key);
-            part.put(key.clone(), entry);
-        }
-    }
-    part.seq = last;
-    Ok(())
 }
 
 /// Scores one stored row (own vector, then passages) into the bounded heap `top`.

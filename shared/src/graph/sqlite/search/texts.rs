@@ -1,0 +1,643 @@
+//! Full-text search from memory: per user and kind of memory, an inverted index of the
+//! searched text (a Source's summary, content and keywords; a node's name and
+//! description; a Storyline's or Macro's description; a fact's text and value) that
+//! ranks by BM25 over that user's memories alone.
+//!
+//! Why not FTS5's own ranking: an FTS5 query scores every row that shares a word with
+//! it (hundreds of milliseconds when a user has 10⁵ Sources and the query's words are
+//! common), and its statistics (how rare a word is, how long a document is on average)
+//! are those of every user's rows in the file. Here a query reads only the user's
+//! postings of its words, and a word's weight is how rare it is among that user's
+//! memories: another tenant's writing changes nothing in a user's ranking.
+//!
+//! **Words.** Runs of letters and digits, lower-cased, accents removed, stemmed (Porter's
+//! English stemmer, Snowball's second version): "pricing" and "priced" both find
+//! "price". A query word that is more than one word here ("e-mail", "o'brien") matches
+//! the memories holding all of its parts (an approximation of FTS5's phrase match:
+//! positions are not kept).
+//!
+//! **Score.** Okapi BM25 with k1 = 1.2, b = 0.75 and Lucene's always-positive idf,
+//! `ln(1 + (N − n + 0.5) / (n + 0.5))`; a word's frequency in a memory is weighted by
+//! column (a Source's summary 2, content 1, keywords 1.5; a node's name 3, description
+//! 1; a fact's text 1, value 2), a memory's length is its number of words.
+//!
+//! **In step and bounded** by the cache it lives in (`cache.rs`). An erased memory's
+//! key and its words are dropped from memory at once (a word no other memory holds
+//! leaves the vocabulary); what remains until the next compaction is the numbers of
+//! its postings. A user whose text would not fit the budget is searched through FTS5
+//! (`None` from [`TextIndex::search`]).
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, SqlitePool};
+
+use super::cache::{Cache, Filter, Part};
+use crate::domain::{Hit, SearchScope, Target};
+use crate::graph::GraphResult;
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// A memory's place in its part beyond its postings: key, filter fields, term list.
+const DOC_BYTES: usize = 96;
+/// A posting (8 bytes) and the term id in its memory's list (4).
+const POSTING_BYTES: usize = 12;
+
+/// The searched text of the user's (`$1`) memories of `target`, whatever their state
+/// and time, as columns `c0`–`c2` (empty when the kind has fewer): of every memory
+/// (`some` false) or of the keys in `$2` (a JSON array).
+fn rows_sql(target: Target, some: bool) -> &'static str {
+    macro_rules! both {
+        ($($t:tt)+) => {
+            if some {
+                concat!($($t)+, " AND d.key IN (SELECT value FROM json_each($2))")
+            } else {
+                concat!($($t)+)
+            }
+        };
+    }
+    match target {
+        Target::Source => both!(
+            "SELECT d.key, d.visibility, d.at, s.summary AS c0, s.content AS c1,
+                    s.keywords AS c2
+             FROM search_docs d
+             JOIN source_participants p ON p.source_key = d.key AND p.user_id = $1
+             JOIN sources s ON s.entity_key = d.key
+             WHERE d.target = 'source'"
+        ),
+        Target::Node => both!(
+            "SELECT d.key, d.visibility, d.at, n.name AS c0, n.description AS c1, '' AS c2
+             FROM search_docs d JOIN nodes n ON n.entity_key = d.key
+             WHERE d.user_id = $1 AND d.target = 'node'"
+        ),
+        Target::Storyline => both!(
+            "SELECT d.key, d.visibility, d.at, s.description AS c0, '' AS c1, '' AS c2
+             FROM search_docs d JOIN storylines s ON s.storyline_id = d.key
+             WHERE d.user_id = $1 AND d.target = 'storyline'"
+        ),
+        Target::Macro => both!(
+            "SELECT d.key, d.visibility, d.at, m.description AS c0, '' AS c1, '' AS c2
+             FROM search_docs d JOIN macros m ON m.macro_id = d.key
+             WHERE d.user_id = $1 AND d.target = 'macro'"
+        ),
+        Target::Fact => both!(
+            "SELECT d.key, d.visibility, d.at, f.text AS c0, coalesce(f.value, '') AS c1,
+                    '' AS c2
+             FROM search_docs d JOIN facts f ON f.fact_id = d.key
+             WHERE d.user_id = $1 AND d.target = 'fact'"
+        ),
+    }
+}
+
+/// The weight of a word found in each column.
+fn column_weights(target: Target) -> [f32; 3] {
+    match target {
+        Target::Source => [2.0, 1.0, 1.5],
+        Target::Node => [3.0, 1.0, 0.0],
+        Target::Storyline | Target::Macro => [1.0, 0.0, 0.0],
+        Target::Fact => [1.0, 2.0, 0.0],
+    }
+}
+
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// The words of `text`, as searched: lower-cased, accents removed, stemmed.
+pub(super) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let lower = w.to_lowercase();
+            let folded = if lower.is_ascii() {
+                lower
+            } else {
+                use unicode_normalization::UnicodeNormalization;
+                lower
+                    .nfd()
+                    .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+                    .collect()
+            };
+            stem(folded)
+        })
+}
+
+thread_local! {
+    /// Stems already found on this thread: a user's memories repeat a few thousand
+    /// words, and stemming is most of the cost of loading their text.
+    static STEMS: std::cell::RefCell<HashMap<String, String>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+fn stem(word: String) -> String {
+    STEMS.with(|stems| {
+        let mut stems = stems.borrow_mut();
+        if let Some(stem) = stems.get(&word) {
+            return stem.clone();
+        }
+        let stem = STEMMER.stem(&word).into_owned();
+        if stems.len() >= 100_000 {
+            stems.clear();
+        }
+        stems.insert(word, stem.clone());
+        stem
+    })
+}
+
+/// A memory as read from its row: its words with their column-weighted frequencies.
+pub(super) struct Entry {
+    visibility: i64,
+    at: i64,
+    len: u32,
+    words: Vec<(String, f32)>,
+}
+
+impl Entry {
+    fn from_row(target: Target, row: &SqliteRow) -> sqlx::Result<(String, Entry)> {
+        let weights = column_weights(target);
+        let mut counts: HashMap<String, f32> = HashMap::new();
+        let mut len = 0u32;
+        for (column, weight) in ["c0", "c1", "c2"].into_iter().zip(weights) {
+            let text: Option<&str> = row.try_get(column)?;
+            for word in words(text.unwrap_or_default()) {
+                len += 1;
+                *counts.entry(word).or_default() += weight;
+            }
+        }
+        let mut words: Vec<(String, f32)> = counts.into_iter().filter(|(_, f)| *f > 0.0).collect();
+        words.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok((
+            row.try_get("key")?,
+            Entry {
+                visibility: row.try_get("visibility")?,
+                at: row.try_get("at")?,
+                len,
+                words,
+            },
+        ))
+    }
+}
+
+struct Doc {
+    /// Emptied when the memory is replaced or deleted.
+    key: String,
+    visibility: i64,
+    at: i64,
+    len: u32,
+    /// Its words' ids.
+    terms: Vec<u32>,
+    live: bool,
+}
+
+#[derive(Default)]
+struct Term {
+    word: Box<str>,
+    /// Live memories holding it.
+    df: u32,
+    /// (memory, weighted frequency); may name memories no longer live.
+    postings: Vec<(u32, f32)>,
+}
+
+/// One user's memories of one kind.
+#[derive(Default)]
+pub(super) struct Postings {
+    docs: Vec<Doc>,
+    /// Key → its live memory.
+    by_key: HashMap<String, u32>,
+    terms: Vec<Term>,
+    vocabulary: HashMap<Box<str>, u32>,
+    /// Term ids no word holds now, for reuse.
+    free: Vec<u32>,
+    live: usize,
+    total_len: u64,
+    /// Postings of memories no longer live (dropped by compaction).
+    dead_postings: usize,
+    postings: usize,
+}
+
+impl Postings {
+    fn remove(&mut self, key: &str) {
+        let Some(id) = self.by_key.remove(key) else {
+            return;
+        };
+        let doc = &mut self.docs[id as usize];
+        doc.live = false;
+        doc.key = String::new();
+        self.live -= 1;
+        self.total_len -= u64::from(doc.len);
+        self.dead_postings += doc.terms.len();
+        for tid in std::mem::take(&mut doc.terms) {
+            let term = &mut self.terms[tid as usize];
+            term.df -= 1;
+            if term.df == 0 {
+                // The word leaves memory with the last memory that held it.
+                self.vocabulary.remove(&term.word);
+                self.postings -= term.postings.len();
+                self.dead_postings -= term.postings.len();
+                *term = Term::default();
+                self.free.push(tid);
+            }
+        }
+    }
+
+    fn insert(&mut self, key: String, entry: Entry) {
+        let id = u32::try_from(self.docs.len()).expect("fewer than 2³² memories a user");
+        let mut terms = Vec::with_capacity(entry.words.len());
+        for (word, frequency) in entry.words {
+            let tid = match self.vocabulary.get(word.as_str()) {
+                Some(tid) => *tid,
+                None => {
+                    let word: Box<str> = word.into();
+                    let tid = match self.free.pop() {
+                        Some(tid) => tid,
+                        None => {
+                            self.terms.push(Term::default());
+                            u32::try_from(self.terms.len() - 1).expect("fewer than 2³² words")
+                        }
+                    };
+                    self.terms[tid as usize].word = word.clone();
+                    self.vocabulary.insert(word, tid);
+                    tid
+                }
+            };
+            let term = &mut self.terms[tid as usize];
+            term.df += 1;
+            term.postings.push((id, frequency));
+            terms.push(tid);
+        }
+        self.postings += terms.len();
+        self.live += 1;
+        self.total_len += u64::from(entry.len);
+        self.by_key.insert(key.clone(), id);
+        self.docs.push(Doc {
+            key,
+            visibility: entry.visibility,
+            at: entry.at,
+            len: entry.len,
+            terms,
+            live: true,
+        });
+    }
+
+    /// Drops replaced and deleted memories and their postings, renumbering the rest.
+    fn compact(&mut self) {
+        let mut new_id = vec![u32::MAX; self.docs.len()];
+        let mut next = 0u32;
+        for (old, doc) in self.docs.iter().enumerate() {
+            if doc.live {
+                new_id[old] = next;
+                next += 1;
+            }
+        }
+        self.docs.retain(|d| d.live);
+        for (i, doc) in self.docs.iter().enumerate() {
+            self.by_key.insert(doc.key.clone(), i as u32);
+        }
+        for term in &mut self.terms {
+            term.postings.retain_mut(|(doc, _)| {
+                *doc = new_id[*doc as usize];
+                *doc != u32::MAX
+            });
+        }
+        self.postings -= self.dead_postings;
+        self.dead_postings = 0;
+        Part::shrink(self);
+    }
+
+    /// The best `limit` memories within `filter` for the query words (each one word or
+    /// the parts of one), best first, ties by key; only memories matching a word.
+    fn search(&self, filter: &Filter, query: &[Vec<String>], limit: usize) -> Vec<(String, f64)> {
+        if self.live == 0 || limit == 0 {
+            return Vec::new();
+        }
+        let n = self.live as f64;
+        let avg_len = (self.total_len as f64 / n).max(1.0);
+        // Each memory's length part of the BM25 denominator, once per query (postings
+        // of common words name most memories).
+        let norm: Vec<f32> = self
+            .docs
+            .iter()
+            .map(|d| (K1 * (1.0 - B + B * f64::from(d.len) / avg_len)) as f32)
+            .collect();
+        let mut score = vec![0.0f32; self.docs.len()];
+        let mut seen: Vec<Vec<u32>> = Vec::new();
+        for parts in query {
+            let Some(ids) = parts
+                .iter()
+                .map(|w| self.vocabulary.get(w.as_str()).copied())
+                .collect::<Option<Vec<u32>>>()
+                .filter(|ids| !ids.is_empty())
+            else {
+                continue;
+            };
+            if seen.contains(&ids) {
+                continue;
+            }
+            if let [tid] = ids[..] {
+                // One word: its live memories are counted as they change. Postings of
+                // memories no longer live add to scores never read (below).
+                let term = &self.terms[tid as usize];
+                let df = f64::from(term.df);
+                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32;
+                let k = (K1 + 1.0) as f32;
+                for &(doc, f) in &term.postings {
+                    score[doc as usize] += idf * f * k / (f + norm[doc as usize]);
+                }
+            } else {
+                self.score_compound(&ids, n, &norm, &mut score);
+            }
+            seen.push(ids);
+        }
+        let mut found: Vec<(f32, u32)> = score
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| {
+                let d = &self.docs[*i];
+                **s > 0.0 && d.live && filter.admits(d.visibility, d.at)
+            })
+            .map(|(i, s)| (*s, i as u32))
+            .collect();
+        let by_score_then_key = |a: &(f32, u32), b: &(f32, u32)| {
+            b.0.total_cmp(&a.0).then_with(|| {
+                self.docs[a.1 as usize]
+                    .key
+                    .cmp(&self.docs[b.1 as usize].key)
+            })
+        };
+        if found.len() > limit {
+            found.select_nth_unstable_by(limit - 1, by_score_then_key);
+            found.truncate(limit);
+        }
+        found.sort_by(by_score_then_key);
+        found
+            .into_iter()
+            .map(|(s, i)| (self.docs[i as usize].key.clone(), f64::from(s)))
+            .collect()
+    }
+
+    /// Adds the scores of a word made of several (`ids`): the live memories holding
+    /// every part, with the least frequency among them.
+    fn score_compound(&self, ids: &[u32], n: f64, norm: &[f32], score: &mut [f32]) {
+        let rarest = *ids
+            .iter()
+            .min_by_key(|t| self.terms[**t as usize].df)
+            .expect("not empty");
+        let mut matched = Vec::new();
+        for &(doc, frequency) in &self.terms[rarest as usize].postings {
+            if !self.docs[doc as usize].live {
+                continue;
+            }
+            let f = ids
+                .iter()
+                .filter(|t| **t != rarest)
+                .try_fold(frequency, |f, &other| {
+                    self.frequency(other, doc).map(|g| f.min(g))
+                });
+            if let Some(f) = f {
+                matched.push((doc, f));
+            }
+        }
+        let df = matched.len() as f64;
+        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32;
+        let k = (K1 + 1.0) as f32;
+        for (doc, f) in matched {
+            score[doc as usize] += idf * f * k / (f + norm[doc as usize]);
+        }
+    }
+
+    /// How often the word `tid` is in memory `doc` (weighted), if it is.
+    fn frequency(&self, tid: u32, doc: u32) -> Option<f32> {
+        // A memory's own term list is sorted by word, not by id: search the postings,
+        // which are in memory order (ids only grow between compactions).
+        let postings = &self.terms[tid as usize].postings;
+        postings
+            .binary_search_by_key(&doc, |p| p.0)
+            .ok()
+            .map(|i| postings[i].1)
+    }
+}
+
+impl Part for Postings {
+    type Entry = Entry;
+
+    fn rows_sql(target: Target, some: bool) -> &'static str {
+        rows_sql(target, some)
+    }
+
+    /// About: each word of the text a posting, and a record per memory.
+    fn size_sql(target: Target) -> String {
+        format!(
+            "SELECT coalesce(sum(length(c0) + length(c1) + length(c2)), 0) * {POSTING_BYTES} / 8
+                    + count(*) * {DOC_BYTES}
+             FROM ({})",
+            rows_sql(target, false)
+        )
+    }
+
+    fn from_row(target: Target, row: &SqliteRow) -> sqlx::Result<Option<(String, Entry)>> {
+        Entry::from_row(target, row).map(Some)
+    }
+
+    fn put(&mut self, key: String, entry: Option<Entry>) {
+        self.remove(&key);
+        if let Some(entry) = entry {
+            self.insert(key, entry);
+        }
+        if self.dead_postings > 64 << 10 && self.dead_postings > self.postings / 4 {
+            self.compact();
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.postings * POSTING_BYTES
+            + self.docs.capacity() * DOC_BYTES
+            + self.terms.iter().map(|t| t.word.len() + 40).sum::<usize>()
+    }
+
+    fn shrink(&mut self) {
+        self.docs.shrink_to_fit();
+        self.terms.shrink_to_fit();
+        for term in &mut self.terms {
+            term.postings.shrink_to_fit();
+        }
+    }
+}
+
+/// Every user's text this process holds.
+pub(crate) struct TextIndex(Cache<Postings>);
+
+impl std::fmt::Debug for TextIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextIndex")
+            .field("budget", &self.0.budget())
+            .finish_non_exhaustive()
+    }
+}
+
+impl TextIndex {
+    /// An index holding at most `budget` bytes; 0: none (every search goes to FTS5).
+    pub(crate) fn new(budget: usize) -> Self {
+        Self(Cache::new(budget))
+    }
+
+    /// How many times a user's text was loaded whole.
+    pub(crate) fn loads(&self) -> u64 {
+        self.0.loads()
+    }
+
+    /// Memory held now, in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.0.bytes()
+    }
+
+    /// The best `limit` memories of `target` in `scope` for the query words, best
+    /// first; `None` when the user's text does not fit the budget.
+    pub(crate) async fn search(
+        &self,
+        pool: &SqlitePool,
+        scope: &SearchScope,
+        target: Target,
+        terms: &[String],
+        limit: usize,
+    ) -> GraphResult<Option<Vec<Hit>>> {
+        let Some(state) = self.0.read(pool, &scope.user_id, target).await? else {
+            return Ok(None);
+        };
+        let query: Vec<Vec<String>> = terms.iter().map(|t| words(t).collect()).collect();
+        let filter = Filter::of(scope);
+        // Scoring is CPU work: off the async threads.
+        let found = tokio::task::spawn_blocking(move || state.part.search(&filter, &query, limit))
+            .await
+            .map_err(anyhow::Error::from)?;
+        Ok(Some(
+            found
+                .into_iter()
+                .map(|(key, score)| Hit {
+                    key,
+                    score,
+                    passage: None,
+                })
+                .collect(),
+        ))
+    }
+
+    /// Drops what the index holds of `user_id` (after erasing the user).
+    pub(crate) fn forget_user(&self, user_id: &str) {
+        self.0.forget_user(user_id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(text: &str) -> Entry {
+        let mut counts: HashMap<String, f32> = HashMap::new();
+        let mut len = 0;
+        for w in words(text) {
+            len += 1;
+            *counts.entry(w).or_default() += 1.0;
+        }
+        Entry {
+            visibility: 0,
+            at: 0,
+            len,
+            words: counts.into_iter().collect(),
+        }
+    }
+
+    fn query(q: &[&str]) -> Vec<Vec<String>> {
+        q.iter().map(|t| words(t).collect()).collect()
+    }
+
+    const ALL: Filter = Filter {
+        visibility: 1,
+        since: i64::MIN,
+        until: i64::MAX,
+    };
+
+    #[test]
+    fn words_are_folded_and_stemmed() {
+        let w: Vec<String> = words("Pricing, PRICED café-Owners' naïve").collect();
+        assert_eq!(w, ["price", "price", "cafe", "owner", "naiv"]);
+    }
+
+    #[test]
+    fn rare_words_and_short_memories_rank_first() {
+        let mut p = Postings::default();
+        p.put(
+            "a".into(),
+            Some(entry("the pricing decision was made on Friday")),
+        );
+        p.put(
+            "b".into(),
+            Some(entry("pricing pricing and more about the budget")),
+        );
+        p.put("c".into(), Some(entry("Friday lunch with the team")));
+        p.put(
+            "d".into(),
+            Some(entry("the team met about the budget on Friday and Monday")),
+        );
+        let found = p.search(&ALL, &query(&["pricing", "decision"]), 10);
+        let keys: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(keys, ["a", "b"], "only memories holding a query word");
+        // "decision" is in one memory, "friday" in three: the rare word decides.
+        let found = p.search(&ALL, &query(&["decision", "friday"]), 2);
+        assert_eq!(found[0].0, "a");
+        assert_eq!(found.len(), 2);
+    }
+
+    #[test]
+    fn a_replaced_or_deleted_memory_leaves_no_word_behind() {
+        let mut p = Postings::default();
+        p.put("a".into(), Some(entry("secret zanzibar plans")));
+        p.put("b".into(), Some(entry("ordinary plans")));
+        assert_eq!(p.search(&ALL, &query(&["zanzibar"]), 5).len(), 1);
+        p.put("a".into(), Some(entry("new plans")));
+        assert!(p.search(&ALL, &query(&["zanzibar"]), 5).is_empty());
+        assert!(
+            !p.vocabulary.contains_key("zanzibar"),
+            "the word left memory"
+        );
+        p.put("a".into(), None);
+        assert!(!p.vocabulary.contains_key("new"));
+        let found = p.search(&ALL, &query(&["plans"]), 5);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "b");
+    }
+
+    #[test]
+    fn compaction_keeps_every_answer() {
+        let mut p = Postings::default();
+        for i in 0..3000 {
+            p.put(
+                format!("k{i}"),
+                Some(entry(&format!("word{} common{} shared", i % 7, i % 3))),
+            );
+        }
+        for i in (0..3000).step_by(2) {
+            p.put(
+                format!("k{i}"),
+                Some(entry(&format!("word{} other shared", i % 5))),
+            );
+        }
+        let before = p.search(&ALL, &query(&["word3", "shared", "common1"]), 50);
+        p.compact();
+        assert_eq!(p.dead_postings, 0);
+        assert_eq!(
+            p.search(&ALL, &query(&["word3", "shared", "common1"]), 50),
+            before
+        );
+    }
+
+    #[test]
+    fn a_compound_word_needs_all_its_parts() {
+        let mut p = Postings::default();
+        p.put("a".into(), Some(entry("send the e-mail today")));
+        p.put("b".into(), Some(entry("mail the letter")));
+        let found = p.search(&ALL, &query(&["e-mail"]), 5);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "a");
+    }
+}
