@@ -218,7 +218,12 @@ pub async fn run(
         .text("turns", turns)
         .num(
             "passages_per_source",
-            passages_stored as f64 / sources.max(1) as f64,
+            // (Unknown for a kept store seeded before.)
+            if seeded {
+                f64::NAN
+            } else {
+                passages_stored as f64 / sources.max(1) as f64
+            },
             1,
         )
         .text("queries", queries)
