@@ -76,6 +76,44 @@ impl Filter {
     }
 }
 
+/// Keeps the best `limit` of `found` (by score; ties by key), best first. Keys are
+/// compared only among those tied at the cut: a list of thousands where many share a
+/// score would otherwise spend more time comparing keys than scoring.
+pub(super) fn best_first<'k, I: Copy, K: Ord + ?Sized + 'k>(
+    found: &mut Vec<(f32, I)>,
+    limit: usize,
+    key: impl Fn(I) -> &'k K,
+) {
+    let by_score_then_key =
+        |a: &(f32, I), b: &(f32, I)| b.0.total_cmp(&a.0).then_with(|| key(a.1).cmp(key(b.1)));
+    if limit == 0 {
+        found.clear();
+        return;
+    }
+    if found.len() > limit {
+        found.select_nth_unstable_by(limit - 1, |a, b| b.0.total_cmp(&a.0));
+        let cut = found[limit - 1].0;
+        // Those before the cut score at least `cut`, those after at most: of the ones
+        // tied at `cut` (on either side) only the lowest keys fill the places left.
+        let mut tied: Vec<(f32, I)> = Vec::new();
+        found.retain(|f| match f.0.total_cmp(&cut) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => {
+                tied.push(*f);
+                false
+            }
+            std::cmp::Ordering::Less => false,
+        });
+        let places = limit - found.len();
+        if tied.len() > places {
+            tied.select_nth_unstable_by(places - 1, |a, b| key(a.1).cmp(key(b.1)));
+            tied.truncate(places);
+        }
+        found.extend(tied);
+    }
+    found.sort_by(by_score_then_key);
+}
+
 /// A part and where it stands against the log.
 #[derive(Default)]
 pub(super) struct State<P> {
@@ -359,4 +397,37 @@ async fn catch_up<P: Part>(
     }
     state.seq = last;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::best_first;
+
+    /// The best `limit` by score, ties by key, whatever the order given: as sorting the
+    /// whole list would keep them, also when many share the score at the cut.
+    #[test]
+    fn best_first_keeps_what_a_full_sort_keeps() {
+        let mut seed = 11u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for round in 0..200 {
+            let len = next(300) as usize;
+            let keys: Vec<String> = (0..len)
+                .map(|i| format!("k{:04}", (i * 7919) % 1000))
+                .collect();
+            // Few distinct scores: long runs of ties.
+            let found: Vec<(f32, usize)> = (0..len).map(|i| (next(5) as f32 / 4.0, i)).collect();
+            let limit = next(60) as usize;
+            let mut want = found.clone();
+            want.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| keys[a.1].cmp(&keys[b.1])));
+            want.truncate(limit);
+            let mut got = found;
+            best_first(&mut got, limit, |i| keys[i].as_str());
+            assert_eq!(got, want, "round {round}, {len} found, limit {limit}");
+        }
+    }
 }

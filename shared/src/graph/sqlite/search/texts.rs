@@ -34,7 +34,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 
-use super::cache::{Cache, Filter, Part};
+use super::cache::{Cache, Filter, Part, best_first};
 use crate::domain::{Hit, SearchScope, Target};
 use crate::graph::GraphResult;
 
@@ -358,18 +358,7 @@ impl Postings {
             })
             .map(|(i, s)| (*s, i as u32))
             .collect();
-        let by_score_then_key = |a: &(f32, u32), b: &(f32, u32)| {
-            b.0.total_cmp(&a.0).then_with(|| {
-                self.docs[a.1 as usize]
-                    .key
-                    .cmp(&self.docs[b.1 as usize].key)
-            })
-        };
-        if found.len() > limit {
-            found.select_nth_unstable_by(limit - 1, by_score_then_key);
-            found.truncate(limit);
-        }
-        found.sort_by(by_score_then_key);
+        best_first(&mut found, limit, |i| self.docs[i as usize].key.as_str());
         found
             .into_iter()
             .map(|(s, i)| (self.docs[i as usize].key.clone(), f64::from(s)))

@@ -15,7 +15,7 @@ use std::collections::{BinaryHeap, HashMap};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 
-use super::cache::{Cache, Filter, Part};
+use super::cache::{Cache, Filter, Part, best_first};
 use super::{Scored, best_passage, cosine_bytes};
 use crate::domain::{Hit, SearchScope, Target};
 use crate::graph::GraphResult;
@@ -130,17 +130,31 @@ impl Slot {
     /// The best 8-bit cosine of its vectors and the query: `None` when its own vector
     /// cannot be scored (another length, zero).
     #[inline(always)]
-    fn best(&self, codes: &[i8], scales: &[f32], query: &[i8], query_scale: f32) -> Option<f32> {
+    fn best(
+        &self,
+        dot: impl Dot,
+        codes: &[i8],
+        scales: &[f32],
+        query: &[i8],
+        query_scale: f32,
+    ) -> Option<f32> {
         if self.dims != query.len() || scales[self.first] == 0.0 {
             return None;
         }
         let codes = &codes[self.offset..self.offset + self.count * self.dims];
-        codes
+        // A plain loop, not iterator adapters: a closure would be compiled apart from
+        // the scan, without the vector instructions `dot` is written in.
+        let mut best: Option<f32> = None;
+        for (codes, s) in codes
             .chunks_exact(self.dims)
             .zip(&scales[self.first..self.first + self.count])
-            .filter(|(_, s)| **s != 0.0)
-            .map(|(codes, s)| dot(codes, query) as f32 * s * query_scale)
-            .reduce(f32::max)
+        {
+            if *s != 0.0 {
+                let score = dot.dot(codes, query) as f32 * s * query_scale;
+                best = Some(best.map_or(score, |b| b.max(score)));
+            }
+        }
+        best
     }
 }
 
@@ -164,14 +178,54 @@ fn quantise(v: &[f32]) -> (Vec<i8>, f32) {
     (codes, step as f32)
 }
 
-/// The dot product of two code vectors. Each product fits 16 bits (|127 × 127| <
-/// 2¹⁵), which lets the compiler use 16-bit multiplies on every x86-64 CPU.
-#[inline(always)]
-fn dot(a: &[i8], b: &[i8]) -> i32 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| i32::from(i16::from(*x) * i16::from(*y)))
-        .sum()
+/// The dot product of two code vectors of one length (codes are within ±127).
+trait Dot: Copy {
+    fn dot(self, a: &[i8], b: &[i8]) -> i32;
+}
+
+/// Written plainly for the compiler to vectorise: each product fits 16 bits
+/// (|127 × 127| < 2¹⁵), which lets it use 16-bit multiplies on every CPU.
+#[derive(Clone, Copy)]
+struct PlainDot;
+
+impl Dot for PlainDot {
+    #[inline(always)]
+    fn dot(self, a: &[i8], b: &[i8]) -> i32 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| i32::from(i16::from(*x) * i16::from(*y)))
+            .sum()
+    }
+}
+
+/// AVX2, 32 codes a step: `|a| × (b with a's sign)` multiplies unsigned by signed bytes
+/// and adds neighbouring products in 16 bits (at most 2 × 127² < 2¹⁵: no saturation),
+/// then pairs of those into 32 bits. About twice as fast as what the compiler makes of
+/// [`PlainDot`], which widens every byte first.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Avx2Dot(pulp::x86::V3);
+
+#[cfg(target_arch = "x86_64")]
+impl Dot for Avx2Dot {
+    #[inline(always)]
+    fn dot(self, a: &[i8], b: &[i8]) -> i32 {
+        use std::arch::x86_64::__m256i;
+        let (avx, avx2) = (self.0.avx, self.0.avx2);
+        let ones = avx._mm256_set1_epi16(1);
+        let mut sum = avx._mm256_setzero_si256();
+        let (a_blocks, a_rest) = a.as_chunks::<32>();
+        let (b_blocks, b_rest) = b.as_chunks::<32>();
+        for (x, y) in a_blocks.iter().zip(b_blocks) {
+            let x: __m256i = pulp::cast(*x);
+            let y: __m256i = pulp::cast(*y);
+            let pairs =
+                avx2._mm256_maddubs_epi16(avx2._mm256_sign_epi8(x, x), avx2._mm256_sign_epi8(y, x));
+            sum = avx2._mm256_add_epi32(sum, avx2._mm256_madd_epi16(pairs, ones));
+        }
+        let lanes: [i32; 8] = pulp::cast(sum);
+        lanes.iter().sum::<i32>() + PlainDot.dot(a_rest, b_rest)
+    }
 }
 
 /// A slot, its key (twice: in the slot and in the index) and its index entry, about.
@@ -257,22 +311,37 @@ impl Partition {
         if scale == 0.0 || size == 0 {
             return Vec::new();
         }
-        let by_score_then_key = |a: &(f32, usize), b: &(f32, usize)| {
-            b.0.total_cmp(&a.0)
-                .then_with(|| self.slots[a.1].key.cmp(&self.slots[b.1].key))
+        fn scan<'a, D: Dot>(
+            part: &'a Partition,
+            filter: &'a Filter,
+            query: &'a [i8],
+            scale: f32,
+            size: usize,
+            dot: D,
+        ) -> Scan<'a, D> {
+            Scan {
+                part,
+                filter,
+                query,
+                scale,
+                size,
+                dot,
+            }
+        }
+        // Compiled for the best vector instructions the CPU has, chosen when it runs:
+        // AVX2's byte multiplies where there are, else what the compiler makes of the
+        // plain loop for the instructions there are.
+        #[cfg(target_arch = "x86_64")]
+        let mut best = match pulp::x86::V3::try_new() {
+            Some(simd) => {
+                pulp::Simd::vectorize(simd, scan(self, filter, &query, scale, size, Avx2Dot(simd)))
+            }
+            None => pulp::Arch::new().dispatch(scan(self, filter, &query, scale, size, PlainDot)),
         };
-        // Compiled for the best vector instructions the CPU has (AVX2 on most x86-64),
-        // chosen when it runs.
-        let mut best = pulp::Arch::new().dispatch(Scan {
-            part: self,
-            filter,
-            query: &query,
-            scale,
-            size,
-            by_score_then_key: &by_score_then_key,
-        });
-        best.sort_by(by_score_then_key);
-        best.truncate(size);
+        #[cfg(not(target_arch = "x86_64"))]
+        let mut best =
+            pulp::Arch::new().dispatch(scan(self, filter, &query, scale, size, PlainDot));
+        best_first(&mut best, size, |i| self.slots[i].key.as_str());
         best.into_iter()
             .map(|(_, i)| self.slots[i].key.clone())
             .collect()
@@ -282,16 +351,16 @@ impl Partition {
 /// The 8-bit scan of a partition, as a [`pulp::WithSimd`] so that its loop is compiled
 /// inside the function `dispatch` enables the CPU's vector instructions for (a closure
 /// would be compiled apart, for the baseline instruction set).
-struct Scan<'a, F> {
+struct Scan<'a, D> {
     part: &'a Partition,
     filter: &'a Filter,
     query: &'a [i8],
     scale: f32,
     size: usize,
-    by_score_then_key: &'a F,
+    dot: D,
 }
 
-impl<F: Fn(&(f32, usize), &(f32, usize)) -> std::cmp::Ordering> pulp::WithSimd for Scan<'_, F> {
+impl<D: Dot> pulp::WithSimd for Scan<'_, D> {
     type Output = Vec<(f32, usize)>;
 
     #[inline(always)]
@@ -302,7 +371,7 @@ impl<F: Fn(&(f32, usize), &(f32, usize)) -> std::cmp::Ordering> pulp::WithSimd f
             query,
             scale,
             size,
-            by_score_then_key,
+            dot,
         } = self;
         let mut top: Vec<(f32, usize)> = Vec::with_capacity(2 * size + 1);
         let mut bar = f32::NEG_INFINITY;
@@ -310,7 +379,7 @@ impl<F: Fn(&(f32, usize), &(f32, usize)) -> std::cmp::Ordering> pulp::WithSimd f
             if !slot.live || !filter.admits(slot.visibility, slot.at) {
                 continue;
             }
-            let Some(score) = slot.best(&part.codes, &part.scales, query, scale) else {
+            let Some(score) = slot.best(dot, &part.codes, &part.scales, query, scale) else {
                 continue;
             };
             if score < bar {
@@ -319,8 +388,7 @@ impl<F: Fn(&(f32, usize), &(f32, usize)) -> std::cmp::Ordering> pulp::WithSimd f
             top.push((score, i));
             // Keep the best `size`; re-cut when twice as many have gathered.
             if top.len() >= 2 * size {
-                top.sort_by(by_score_then_key);
-                top.truncate(size);
+                best_first(&mut top, size, |i| part.slots[i].key.as_str());
                 bar = top.last().map_or(f32::NEG_INFINITY, |t| t.0);
             }
         }
@@ -491,9 +559,42 @@ mod tests {
         };
         let (qa, sa) = quantise(&a);
         let (qb, sb) = quantise(&b);
-        let approx = f64::from(dot(&qa, &qb) as f32 * sa * sb);
+        let approx = f64::from(PlainDot.dot(&qa, &qb) as f32 * sa * sb);
         assert!((approx - exact).abs() < 0.01, "{approx} vs {exact}");
         let (zero, scale) = quantise(&[0.0; 8]);
         assert_eq!((zero, scale), (vec![0; 8], 0.0));
+    }
+
+    /// The AVX2 products equal the plain ones, at the extreme codes (±127 everywhere:
+    /// the largest sums of neighbouring products) and for lengths not a multiple of 32.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_dot_products_equal_plain_ones() {
+        let Some(simd) = pulp::x86::V3::try_new() else {
+            eprintln!("this CPU has no AVX2: nothing to compare");
+            return;
+        };
+        let mut seed = 7u64;
+        let mut code = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (((seed >> 33) % 255) as i16 - 127) as i8
+        };
+        for len in [0, 1, 31, 32, 33, 384, 385, 1000] {
+            let a: Vec<i8> = (0..len).map(|_| code()).collect();
+            let b: Vec<i8> = (0..len).map(|_| code()).collect();
+            assert_eq!(
+                Avx2Dot(simd).dot(&a, &b),
+                PlainDot.dot(&a, &b),
+                "length {len}"
+            );
+            for (x, y) in [(127, 127), (-127, -127), (127, -127), (-127, 127)] {
+                let (a, b) = (vec![x; len], vec![y; len]);
+                let want = i32::from(x) * i32::from(y) * len as i32;
+                assert_eq!(Avx2Dot(simd).dot(&a, &b), want, "{x}·{y}, length {len}");
+                assert_eq!(PlainDot.dot(&a, &b), want);
+            }
+        }
     }
 }
