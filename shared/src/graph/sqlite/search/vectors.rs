@@ -1,10 +1,15 @@
 //! The vectors vector search reads, held in memory: per user and kind of memory, every
 //! vector that user's search may score (a memory's own, and a Source's passages),
 //! normalised and quantised to 8 bits (384 bytes for a 384-d vector, a quarter of the
-//! stored `f32`s). A search scans them for its candidates, then scores those exactly
-//! from the stored vectors, so it returns what a scan of the stored vectors returns as
-//! long as the exact top `limit` is among the [`shortlist`] best by the 8-bit scores
-//! (quantisation moves a cosine by about 0.002).
+//! stored `f32`s), and as signs (a bit a dimension). A search scans them for its
+//! candidates, then scores those exactly from the stored vectors, so it returns what a
+//! scan of the stored vectors returns as long as the exact top `limit` is among the
+//! [`shortlist`] best by the 8-bit scores (quantisation moves a cosine by about 0.002).
+//! Among many memories the 8-bit scores are computed only for the pool whose signs
+//! agree best with the query's ([`prefilter_pool`]): reading the codes of every memory
+//! is what a search waits for (memory, not arithmetic, is the limit), and the signs
+//! are an eighth of them. What that costs in recall is measured by `cosmo-bench
+//! explore` (the top 50 against exact search).
 //!
 //! Kept in step with every write, and bounded, by the cache it lives in (`cache.rs`):
 //! a user whose vectors alone would not fit the budget is searched by streaming the
@@ -76,6 +81,8 @@ pub(super) struct Entry {
     dims: usize,
     codes: Vec<i8>,
     scales: Vec<f32>,
+    /// Each vector's signs, [`sign_words`] words a vector.
+    signs: Vec<u64>,
 }
 
 impl Entry {
@@ -95,6 +102,7 @@ impl Entry {
             dims,
             codes: Vec::new(),
             scales: Vec::new(),
+            signs: Vec::new(),
         };
         for vector in
             std::iter::once(own).chain(passages.into_iter().flat_map(|p| p.chunks_exact(dims * 4)))
@@ -104,6 +112,7 @@ impl Entry {
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect();
             let (codes, scale) = quantise(&values);
+            entry.signs.extend(signs(&codes));
             entry.codes.extend(codes);
             entry.scales.push(scale);
         }
@@ -121,6 +130,8 @@ struct Slot {
     /// into `codes` only when every vector has the same length: hence `offset`).
     first: usize,
     offset: usize,
+    /// Its first vector's signs in `signs`.
+    signs_at: usize,
     count: usize,
     /// False once replaced or deleted (its space is reclaimed by compaction).
     live: bool,
@@ -156,6 +167,32 @@ impl Slot {
         }
         best
     }
+
+    /// How many signs its best-agreeing vector shares with the query's: a coarse
+    /// cosine, a sixth of the bytes the 8-bit codes take to read. `None` as for
+    /// [`Slot::best`].
+    #[inline(always)]
+    fn agreement(&self, signs: &[u64], scales: &[f32], dims: usize, query: &[u64]) -> Option<u32> {
+        if self.dims != dims || scales[self.first] == 0.0 {
+            return None;
+        }
+        let words = query.len();
+        let mut best = 0;
+        for (j, vector) in signs[self.signs_at..self.signs_at + self.count * words]
+            .chunks_exact(words)
+            .enumerate()
+        {
+            if scales[self.first + j] == 0.0 {
+                continue;
+            }
+            let mut same = 0;
+            for (a, b) in vector.iter().zip(query) {
+                same += (!(a ^ b)).count_ones();
+            }
+            best = best.max(same);
+        }
+        Some(best)
+    }
 }
 
 /// `v` normalised to length 1, as 8-bit codes and the scale that turns a code dot
@@ -176,6 +213,32 @@ fn quantise(v: &[f32]) -> (Vec<i8>, f32) {
         .map(|x| (f64::from(*x) / norm / step).round().clamp(-127.0, 127.0) as i8)
         .collect();
     (codes, step as f32)
+}
+
+/// How many memories the sign prefilter hands to the 8-bit scores for a shortlist of
+/// `size` among `live` memories: all of them while there are few; then at least 16 a
+/// place on the shortlist, and at least one in 32 of the memories (the share of
+/// near-ties at the cut grows with the count). The top 50 of 10⁵ memories come from a
+/// pool of 3,125.
+fn prefilter_pool(size: usize, live: usize) -> usize {
+    size.saturating_mul(16).max(live / 32)
+}
+
+/// 64-bit words a vector of `dims` dimensions takes as signs.
+fn sign_words(dims: usize) -> usize {
+    dims.div_ceil(64)
+}
+
+/// A code vector's signs, one bit a dimension (1: positive), [`sign_words`] words.
+fn signs(codes: &[i8]) -> Vec<u64> {
+    codes
+        .chunks(64)
+        .map(|c| {
+            c.iter()
+                .enumerate()
+                .fold(0u64, |w, (i, x)| w | (u64::from(*x > 0) << i))
+        })
+        .collect()
 }
 
 /// The dot product of two code vectors of one length (codes are within ±127).
@@ -239,6 +302,7 @@ pub(super) struct Partition {
     index: HashMap<String, usize>,
     codes: Vec<i8>,
     scales: Vec<f32>,
+    signs: Vec<u64>,
     /// Code bytes of slots no longer live.
     dead: usize,
 }
@@ -246,7 +310,10 @@ pub(super) struct Partition {
 impl Partition {
     /// Memory held: the arena, and each slot with its key and index entry.
     fn bytes(&self) -> usize {
-        self.codes.capacity() + 4 * self.scales.capacity() + SLOT_BYTES * self.slots.capacity()
+        self.codes.capacity()
+            + 4 * self.scales.capacity()
+            + 8 * self.signs.capacity()
+            + SLOT_BYTES * self.slots.capacity()
     }
 
     /// Replaces (or, with `None`, removes) the vectors of `key`.
@@ -265,11 +332,13 @@ impl Partition {
                 dims: e.dims,
                 first: self.scales.len(),
                 offset: self.codes.len(),
+                signs_at: self.signs.len(),
                 count: e.scales.len(),
                 live: true,
             });
             self.codes.extend(e.codes);
             self.scales.extend(e.scales);
+            self.signs.extend(e.signs);
         }
         if self.dead > 64 << 10 && self.dead > self.codes.len() / 4 {
             self.compact();
@@ -278,19 +347,24 @@ impl Partition {
 
     /// Drops the space of slots no longer live.
     fn compact(&mut self) {
-        let (old_codes, old_scales) = (
+        let (old_codes, old_scales, old_signs) = (
             std::mem::take(&mut self.codes),
             std::mem::take(&mut self.scales),
+            std::mem::take(&mut self.signs),
         );
         self.slots.retain(|s| s.live);
         self.index.clear();
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let codes = &old_codes[slot.offset..slot.offset + slot.count * slot.dims];
             let scales = &old_scales[slot.first..slot.first + slot.count];
+            let signs =
+                &old_signs[slot.signs_at..slot.signs_at + slot.count * sign_words(slot.dims)];
             slot.offset = self.codes.len();
             slot.first = self.scales.len();
+            slot.signs_at = self.signs.len();
             self.codes.extend_from_slice(codes);
             self.scales.extend_from_slice(scales);
+            self.signs.extend_from_slice(signs);
             self.index.insert(slot.key.clone(), i);
         }
         self.dead = 0;
@@ -301,6 +375,7 @@ impl Partition {
     fn shrink(&mut self) {
         self.codes.shrink_to_fit();
         self.scales.shrink_to_fit();
+        self.signs.shrink_to_fit();
         self.slots.shrink_to_fit();
     }
 
@@ -373,10 +448,40 @@ impl<D: Dot> pulp::WithSimd for Scan<'_, D> {
             size,
             dot,
         } = self;
+        let admitted = |slot: &Slot| slot.live && filter.admits(slot.visibility, slot.at);
+        // Many memories: those whose signs agree best with the query's are scored.
+        let pool = prefilter_pool(size, part.index.len());
+        let pooled: Option<Vec<usize>> = (pool < part.index.len()).then(|| {
+            let query_signs = signs(query);
+            let mut agree: Vec<(u32, usize)> = Vec::with_capacity(part.index.len());
+            for (i, slot) in part.slots.iter().enumerate() {
+                if !admitted(slot) {
+                    continue;
+                }
+                if let Some(a) =
+                    slot.agreement(&part.signs, &part.scales, query.len(), &query_signs)
+                {
+                    agree.push((a, i));
+                }
+            }
+            if agree.len() > pool {
+                agree.select_nth_unstable_by(pool - 1, |a, b| b.0.cmp(&a.0));
+                agree.truncate(pool);
+            }
+            // In arena order: the 8-bit codes are read forwards.
+            let mut pooled: Vec<usize> = agree.into_iter().map(|(_, i)| i).collect();
+            pooled.sort_unstable();
+            pooled
+        });
+        let candidates: Box<dyn Iterator<Item = usize>> = match &pooled {
+            Some(pooled) => Box::new(pooled.iter().copied()),
+            None => Box::new(0..part.slots.len()),
+        };
         let mut top: Vec<(f32, usize)> = Vec::with_capacity(2 * size + 1);
         let mut bar = f32::NEG_INFINITY;
-        for (i, slot) in part.slots.iter().enumerate() {
-            if !slot.live || !filter.admits(slot.visibility, slot.at) {
+        for i in candidates {
+            let slot = &part.slots[i];
+            if !admitted(slot) {
                 continue;
             }
             let Some(score) = slot.best(dot, &part.codes, &part.scales, query, scale) else {
@@ -403,12 +508,12 @@ impl Part for Partition {
         docs_sql(target, some)
     }
 
-    /// A byte a dimension, 4 bytes of scale a vector (at most a sixteenth of the codes
-    /// for vectors of 16 dimensions and more), and a slot per memory. (`length` of a
-    /// blob reads no page of it.)
+    /// A byte a dimension, a bit of sign a dimension, 4 bytes of scale a vector (at
+    /// most a sixteenth of the codes for vectors of 16 dimensions and more), and a slot
+    /// per memory. (`length` of a blob reads no page of it.)
     fn size_sql(target: Target) -> String {
         format!(
-            "SELECT codes + codes / 16 + rows * {SLOT_BYTES} FROM (
+            "SELECT codes + codes / 8 + codes / 16 + rows * {SLOT_BYTES} FROM (
                SELECT coalesce(sum(length(embedding) + coalesce(length(passages), 0)), 0) / 4
                         AS codes,
                       count(*) AS rows
@@ -596,5 +701,111 @@ mod tests {
                 assert_eq!(PlainDot.dot(&a, &b), want);
             }
         }
+    }
+
+    /// Among many memories (the sign prefilter at work) the shortlist still holds the
+    /// exact top 50: sentences of mixed words embedded by the offline model, questions
+    /// of other words, the shortlist of a search of 50 against an exact f32 scan.
+    #[test]
+    fn the_sign_prefilter_keeps_the_exact_top_50() {
+        const WORDS: &[&str] = &[
+            "budget",
+            "hiking",
+            "deadline",
+            "dentist",
+            "garden",
+            "piano",
+            "invoice",
+            "flight",
+            "recipe",
+            "server",
+            "migration",
+            "birthday",
+            "contract",
+            "vacation",
+            "lease",
+            "painting",
+            "marathon",
+            "tax",
+            "wedding",
+            "launch",
+            "sprint",
+            "grant",
+            "camera",
+            "bicycle",
+            "therapy",
+            "mortgage",
+            "novel",
+            "concert",
+            "kitchen",
+            "election",
+            "puppy",
+            "insurance",
+            "database",
+            "podcast",
+            "harvest",
+            "museum",
+            "salary",
+            "allergy",
+            "telescope",
+            "festival",
+        ];
+        let mut seed = 3u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let mut sentence = |len: usize| {
+            (0..len)
+                .map(|_| WORDS[next(WORDS.len())])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let texts: Vec<String> = (0..6000).map(|_| sentence(6)).collect();
+        let vectors: Vec<Vec<f32>> = texts
+            .iter()
+            .map(|t| crate::llm::offline::embed::embed(t, 384))
+            .collect();
+        let mut part = Partition::default();
+        for (i, v) in vectors.iter().enumerate() {
+            let (codes, scale) = quantise(v);
+            let entry = Entry {
+                visibility: 0,
+                at: 0,
+                dims: v.len(),
+                signs: signs(&codes),
+                codes,
+                scales: vec![scale],
+            };
+            part.put(format!("m{i:05}"), Some(entry));
+        }
+        let filter = Filter {
+            visibility: 0,
+            since: i64::MIN,
+            until: i64::MAX,
+        };
+        assert!(prefilter_pool(shortlist(50), part.index.len()) < part.index.len());
+        let (mut kept, mut wanted) = (0, 0);
+        for _ in 0..40 {
+            let query = crate::llm::offline::embed::embed(&sentence(3), 384);
+            let listed = part.shortlist(&filter, &query, shortlist(50));
+            let mut exact: Vec<(f64, usize)> = vectors
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let dot: f64 = v.iter().zip(&query).map(|(a, b)| f64::from(a * b)).sum();
+                    (dot, i)
+                })
+                .collect();
+            exact.sort_by(|a, b| b.0.total_cmp(&a.0));
+            for (_, i) in &exact[..50] {
+                wanted += 1;
+                kept += usize::from(listed.contains(&format!("m{i:05}")));
+            }
+        }
+        let recall = kept as f64 / wanted as f64;
+        assert!(recall >= 0.98, "recall of the exact top 50: {recall}");
     }
 }
