@@ -7,6 +7,7 @@ use std::time::{Duration as StdDuration, Instant};
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::cleanup::passages;
+use cosmo_shared::config::Provider;
 use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::domain::input::read::ExploreInput;
 use cosmo_shared::domain::{Passage, ProcessedContent, SearchScope, Target};
@@ -18,25 +19,50 @@ use serde_json::json;
 
 use crate::corpus::{PEOPLE, TOPICS, VERBS, summary};
 use crate::harness::{self, Line};
+use crate::retrieval::{Embeddings, local_model};
 
-/// `turns` 0: each Source is its short summary, one passage. Otherwise each is a chat
-/// of that many turns after the summary line (about 110 characters a turn), split
-/// into passages and embedded as `process-source` does. The Sources are spread over
-/// `users` users (all in one file); the questions are one user's.
+/// What is seeded and asked.
+pub struct Shape {
+    pub sources: usize,
+    /// The Sources are spread over this many users (all in one file); the questions
+    /// are the first one's.
+    pub users: usize,
+    pub queries: usize,
+    /// 0: each Source is its short summary, one passage. Otherwise each is a chat of
+    /// that many turns after the summary line (about 110 characters a turn), split
+    /// into passages and embedded as `process-source` does.
+    pub turns: usize,
+    pub clients: usize,
+}
+
 pub async fn run(
-    sources: usize,
-    users: usize,
-    queries: usize,
-    turns: usize,
-    clients: usize,
+    shape: Shape,
     keep: Option<PathBuf>,
+    embeddings: Embeddings,
 ) -> anyhow::Result<()> {
+    let Shape {
+        sources,
+        users,
+        queries,
+        turns,
+        clients,
+    } = shape;
     let temp = tempfile::tempdir()?;
     let dir = keep.unwrap_or_else(|| temp.path().to_owned());
     std::fs::create_dir_all(&dir)?;
     // A kept store seeded before is used as it is (its Sources already there).
     let seeded = dir.join("cosmo.db").exists();
-    let svc = stores::sqlite(&dir).await;
+    let db = dir.join("cosmo.db");
+    let mut config = stores::test_config(&format!("sqlite://{}", db.display()), &db);
+    if embeddings == Embeddings::Local {
+        let Some(model) = local_model()? else {
+            eprintln!("explore --embeddings local: skipped, no all-MiniLM-L6-v2 files (see above)");
+            return Ok(());
+        };
+        config.models.providers.embeddings = Provider::Local;
+        config.models.local.model_dir = Some(model);
+    }
+    let svc = stores::connect(config).await;
     let users = users.max(1);
     let start: DateTime<Utc> = "2026-01-01T00:00:00Z".parse()?;
     let seeding = Instant::now();
@@ -159,7 +185,6 @@ pub async fn run(
     // and the vector signal's top 50 against exact search (every stored vector read).
     // A store opened afresh on the file times building the user's Source indexes.
     let scope = SearchScope::user(user(0));
-    let db = dir.join("cosmo.db");
     let exact = SqliteGraph::open(&db).await?.with_vector_budget(0);
     let fresh = SqliteGraph::open(&db).await?;
     let probe = svc.models.embedder.embed(&asks[..1]).await?.value.remove(0);
@@ -216,6 +241,7 @@ pub async fn run(
         .text("sources", sources)
         .text("users", users)
         .text("turns", turns)
+        .text("embeddings", embeddings.name())
         .num(
             "passages_per_source",
             // (Unknown for a kept store seeded before.)

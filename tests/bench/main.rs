@@ -106,6 +106,9 @@ enum Command {
         /// (no seeding; for repeated measurements).
         #[arg(long)]
         keep: Option<PathBuf>,
+        /// Cosmo's embedding model (the vector index's recall depends on it).
+        #[arg(long, value_enum, default_value_t = retrieval::Embeddings::Offline)]
+        embeddings: retrieval::Embeddings,
     },
     /// Retrieval quality (recall@k, MRR) of explore vs BM25 over generated chats.
     Retrieval(retrieval::Args),
@@ -176,7 +179,17 @@ async fn main() -> anyhow::Result<()> {
             users,
             clients,
             keep,
-        } => explore::run(sources, users, queries, turns, clients, keep).await,
+            embeddings,
+        } => {
+            let shape = explore::Shape {
+                sources,
+                users,
+                queries,
+                turns,
+                clients,
+            };
+            explore::run(shape, keep, embeddings).await
+        }
         Command::Retrieval(args) => retrieval::run(args).await,
         Command::MinilmDir => retrieval::print_model_dir(),
         Command::Pickup { jobs, queue } => pickup::run(jobs, queue).await,

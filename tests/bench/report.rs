@@ -82,6 +82,16 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
         "--turns",
         "30",
     ]);
+    // The vector index's recall with a real embedding model's vectors.
+    runs.push(vec![
+        "explore",
+        "--sources",
+        sources[0],
+        "--queries",
+        queries,
+        "--embeddings",
+        "local",
+    ]);
     let size = if quick { "quick" } else { "full" };
     for embeddings in ["offline", "local"] {
         runs.push(vec![

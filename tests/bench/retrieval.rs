@@ -198,7 +198,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
 /// test binary's place (`<target>/<profile>/deps/`), one level deeper than this binary,
 /// so unless `COSMO_TEST_MINILM_DIR` or `CARGO_TARGET_DIR` says where, it runs in a
 /// child process told the target folder.
-fn local_model() -> anyhow::Result<Option<PathBuf>> {
+pub fn local_model() -> anyhow::Result<Option<PathBuf>> {
     let what = "retrieval with local embeddings";
     let told = |var: &str| std::env::var_os(var).is_some_and(|v| !v.is_empty());
     if told("COSMO_TEST_MINILM_DIR") || told("CARGO_TARGET_DIR") {

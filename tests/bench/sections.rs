@@ -202,7 +202,8 @@ pub fn explore(d: &mut String, rows: &[Row]) {
 ```
 
 N processed Sources (short summaries built from a fixed vocabulary of 20 topics and 12
-people, so every query word matches thousands of Sources; offline embeddings, 384-d),
+people, so every query word matches thousands of Sources; offline embeddings, 384-d,
+unless the row says all-MiniLM-L6-v2: `--embeddings local`),
 of one user or spread evenly over U users in one file; then `explore` calls as the
 first user at granularity 1, limit 10, each a question such as \"What did Priya Patel
 say about the pricing decision?\": the first (which loads that user's indexes), 4
@@ -213,17 +214,21 @@ characters, split into passages and embedded as `process-source` does). *Recall@
 is the share of the exact vector top 50 (every stored vector read and scored) that the
 vector signal returns; *index* is the memory the first question added.
 
-| Sources | users | passages per Source | first question | p50 | p95 | p99 | 8 clients p50 | p95 | p99 | vector signal alone (p50) | full-text signal alone (p50) | vector recall@50 vs exact | index | peak memory |
-|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| Sources | users | passages per Source | embeddings | first question | p50 | p95 | p99 | 8 clients p50 | p95 | p99 | vector signal alone (p50) | full-text signal alone (p50) | vector recall@50 vs exact | index | peak memory |
+|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ",
     );
     for r in rows {
         let _ = writeln!(
             d,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} MiB | {} MiB |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} MiB | {} MiB |",
             int(s(r, "sources")),
             r.get("users").map_or("1", String::as_str),
             r.get("passages_per_source").map_or("1", String::as_str),
+            match r.get("embeddings").map(String::as_str) {
+                Some("local") => "all-MiniLM-L6-v2",
+                _ => "offline",
+            },
             ms(f(r, "first_ms")),
             ms(f(r, "p50_ms")),
             ms(f(r, "p95_ms")),
@@ -246,9 +251,10 @@ const EXPLORE_READING: &str = "
 How to read: the first question of a user loads that user's indexes (each kind of
 memory's vectors, 8 bits a dimension, and its full-text postings); every later one
 reads the change log's bounds and answers from memory. The vector signal scans the
-user's 8-bit vectors (every passage's too) for a shortlist it scores exactly from the
-stored rows, so its recall against exact search is 1.0 whenever the exact top 50 is in
-the shortlist; the full-text signal reads only the postings of the query's words (BM25
+user's vector signs (a bit a dimension, every passage's too) for a pool, scores the
+pool's 8-bit vectors for a shortlist, and scores that exactly from the stored rows, so
+its recall against exact search is 1.0 whenever the exact top 50 is in the shortlist
+(below 1,856 memories of a kind the pool is all of them); the full-text signal reads only the postings of the query's words (BM25
 over the user's own memories). The signal columns time those two store calls alone
 (p50); the rest of explore is the other kinds of memory, fusion, loading the results
 and their access update. With 8 clients on a 2-core machine each question waits for
