@@ -118,11 +118,14 @@ async fn load(svc: &Services, target: Target, key: &str) -> RetrievalResult<Opti
     })
 }
 
-/// A query, embedded once.
+/// A query, embedded once, for one request (one scope).
 pub(crate) struct Query {
     pub threshold: f64,
     pub embedding: Vec<f32>,
     pub terms: Vec<String>,
+    /// Where the graph signal of every kind but nodes starts: the same best-matching
+    /// nodes for each kind, so searched once a request.
+    seeds: tokio::sync::OnceCell<Vec<String>>,
 }
 
 /// Embeds the queries in one call and records its usage under `activity`.
@@ -148,6 +151,7 @@ pub(crate) async fn embed_queries(
             terms: terms::terms(&text),
             threshold,
             embedding,
+            seeds: tokio::sync::OnceCell::new(),
         })
         .collect())
 }
@@ -277,7 +281,8 @@ async fn vector_candidates(
 }
 
 /// The query's best-matching nodes: where its graph signal starts. For nodes
-/// themselves, the vector and text candidates just found.
+/// themselves, the vector and text candidates just found; for every other kind, the
+/// best `seed_nodes` nodes, searched once a request.
 async fn seed_nodes(
     svc: &Services,
     scope: &SearchScope,
@@ -290,27 +295,40 @@ async fn seed_nodes(
     if k == 0 {
         return Ok(Vec::new());
     }
-    let (vector, text): (Vec<Candidate>, Vec<Candidate>) = if target == Target::Node {
-        (
-            vector.to_vec(),
-            text.iter()
-                .map(|h| Candidate::new(h.key.clone(), h.score))
-                .collect(),
-        )
-    } else {
-        let g = &svc.graph;
-        let (v, _) = vector_candidates(svc, scope, Target::Node, q, k).await?;
-        let t = if q.terms.is_empty() {
-            Vec::new()
-        } else {
-            g.text_search(scope, Target::Node, &q.terms, k)
-                .await?
-                .into_iter()
-                .map(|h| Candidate::new(h.key, h.score))
-                .collect()
-        };
-        (v, t)
-    };
+    if target == Target::Node {
+        let text = text
+            .iter()
+            .map(|h| Candidate::new(h.key.clone(), h.score))
+            .collect();
+        return Ok(fuse_seeds(svc, vector.to_vec(), text, k));
+    }
+    let seeds = q
+        .seeds
+        .get_or_try_init(|| async {
+            let (v, _) = vector_candidates(svc, scope, Target::Node, q, k).await?;
+            let t = if q.terms.is_empty() {
+                Vec::new()
+            } else {
+                svc.graph
+                    .text_search(scope, Target::Node, &q.terms, k)
+                    .await?
+                    .into_iter()
+                    .map(|h| Candidate::new(h.key, h.score))
+                    .collect()
+            };
+            RetrievalResult::Ok(fuse_seeds(svc, v, t, k))
+        })
+        .await?;
+    Ok(seeds.clone())
+}
+
+/// The best `k` nodes of a vector and a text list, fused.
+fn fuse_seeds(
+    svc: &Services,
+    vector: Vec<Candidate>,
+    text: Vec<Candidate>,
+    k: usize,
+) -> Vec<String> {
     let as_list = |signal, hits: Vec<Candidate>| SignalList {
         signal,
         query: 0,
@@ -322,7 +340,7 @@ async fn seed_nodes(
         1,
         &svc.config.retrieval.weights(),
     );
-    Ok(fused.into_iter().take(k).map(|f| f.key).collect())
+    fused.into_iter().take(k).map(|f| f.key).collect()
 }
 
 /// Applies the access update to returned memories (counts, salience boost, spacing
