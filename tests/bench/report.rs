@@ -72,26 +72,19 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
             queries,
         ]);
     }
-    // Long Sources: chat sessions of 30 turns, about 8 content passages each.
-    runs.push(vec![
-        "explore",
-        "--sources",
-        sources[0],
-        "--queries",
-        queries,
-        "--turns",
-        "30",
-    ]);
-    // The vector index's recall with a real embedding model's vectors.
-    runs.push(vec![
-        "explore",
-        "--sources",
-        sources[0],
-        "--queries",
-        queries,
-        "--embeddings",
-        "local",
-    ]);
+    // Long Sources: chat sessions of 30 turns, about 8 content passages each; and the
+    // vector index's recall with a real embedding model's vectors.
+    for (option, value) in [("--turns", "30"), ("--embeddings", "local")] {
+        runs.push(vec![
+            "explore",
+            "--sources",
+            sources[0],
+            "--queries",
+            queries,
+            option,
+            value,
+        ]);
+    }
     let size = if quick { "quick" } else { "full" };
     for embeddings in ["offline", "local"] {
         runs.push(vec![
