@@ -1,25 +1,45 @@
 //! `cosmo-bench explore`: hybrid retrieval latency over one user's Sources, with one
 //! client and with several, the vector signal's recall against exact search, the
-//! first question's time (it loads the user's indexes) and memory.
+//! first question's time (it loads the user's indexes) and memory; on the embedded
+//! store or on the Neo4j server at `NEO4J_URI`.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration as StdDuration, Instant};
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::cleanup::passages;
-use cosmo_shared::config::Provider;
+use cosmo_shared::config::{Config, GraphBackend, Provider};
 use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::domain::input::read::ExploreInput;
 use cosmo_shared::domain::{Passage, ProcessedContent, SearchScope, Target};
 use cosmo_shared::graph::ReadStore;
+use cosmo_shared::graph::neo4j::Neo4jGraph;
 use cosmo_shared::graph::sqlite::SqliteGraph;
 use cosmo_shared::retrieval;
+use cosmo_shared::services::Services;
 use cosmo_tests::stores;
 use serde_json::json;
 
 use crate::corpus::{PEOPLE, TOPICS, VERBS, summary};
 use crate::harness::{self, Line};
 use crate::retrieval::{Embeddings, local_model};
+
+/// Which graph store is measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Store {
+    Sqlite,
+    Neo4j,
+}
+
+impl Store {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Sqlite => "sqlite",
+            Self::Neo4j => "neo4j",
+        }
+    }
+}
 
 /// What is seeded and asked.
 pub struct Shape {
@@ -33,6 +53,7 @@ pub struct Shape {
     /// into passages and embedded as `process-source` does.
     pub turns: usize,
     pub clients: usize,
+    pub store: Store,
 }
 
 pub async fn run(
@@ -46,14 +67,27 @@ pub async fn run(
         queries,
         turns,
         clients,
+        store,
     } = shape;
     let temp = tempfile::tempdir()?;
     let dir = keep.unwrap_or_else(|| temp.path().to_owned());
     std::fs::create_dir_all(&dir)?;
-    // A kept store seeded before is used as it is (its Sources already there).
-    let seeded = dir.join("cosmo.db").exists();
     let db = dir.join("cosmo.db");
     let mut config = stores::test_config(&format!("sqlite://{}", db.display()), &db);
+    // On Neo4j the users are this run's own (a suffix on their ids), deleted after it.
+    let mut suffix = String::new();
+    if store == Store::Neo4j {
+        let Some(neo4j) = cosmo_tests::neo4j::config_from_env() else {
+            eprintln!("explore --store neo4j: skipped (NEO4J_URI is not set)");
+            return Ok(());
+        };
+        config.graph.backend = GraphBackend::Neo4j;
+        config.graph.neo4j = neo4j;
+        config.graph.neo4j.max_connections = 16;
+        suffix = cosmo_tests::neo4j::new_suffix();
+    }
+    // A kept embedded store seeded before is used as it is (its Sources already there).
+    let seeded = store == Store::Sqlite && db.exists();
     if embeddings == Embeddings::Local {
         let Some(model) = local_model()? else {
             eprintln!("explore --embeddings local: skipped, no all-MiniLM-L6-v2 files (see above)");
@@ -62,8 +96,13 @@ pub async fn run(
         config.models.providers.embeddings = Provider::Local;
         config.models.local.model_dir = Some(model);
     }
-    let svc = stores::connect(config).await;
+    let svc = stores::connect(config.clone()).await;
     let users = users.max(1);
+    let user = |u: usize| format!("bench-user-{u}{suffix}");
+    let _cleanup = (store == Store::Neo4j).then(|| Cleanup {
+        config: config.clone(),
+        users: (0..users).map(user).collect(),
+    });
     let start: DateTime<Utc> = "2026-01-01T00:00:00Z".parse()?;
     let seeding = Instant::now();
     let batch = 256;
@@ -81,6 +120,7 @@ pub async fn run(
         texts.extend(pieces.iter().flatten().cloned());
         let mut embeddings = svc.models.embedder.embed(&texts).await?.value.into_iter();
         let summary_vectors: Vec<Vec<f32>> = embeddings.by_ref().take(chunk.len()).collect();
+        let mut writes = tokio::task::JoinSet::new();
         for (((&i, text), content), (embedding, pieces)) in chunk
             .iter()
             .zip(&summaries)
@@ -96,7 +136,6 @@ pub async fn run(
             }))
             .map_err(|e| anyhow::anyhow!("{e:?}"))?
             .into_new_source(None, at);
-            svc.graph.create_source(&new).await?;
             let passages: Vec<Passage> = pieces
                 .iter()
                 .map(|p| Passage {
@@ -114,9 +153,16 @@ pub async fn run(
                 embedding,
                 embedded_with: svc.config.models.embedder_fingerprint(),
             };
-            svc.graph
-                .save_processed(&new.entity_key, &processed, at)
-                .await?;
+            // A server takes writes side by side; the embedded file one at a time.
+            if writes.len() >= WRITERS
+                && let Some(done) = writes.join_next().await
+            {
+                done??;
+            }
+            writes.spawn(write(svc.clone(), new, processed, at));
+        }
+        while let Some(done) = writes.join_next().await {
+            done??;
         }
     }
     let seeded_in = seeding.elapsed();
@@ -128,11 +174,13 @@ pub async fn run(
         })
         .collect();
     let shared = svc.clone();
+    let asker = user(0);
     let explore = move |ask: String| {
         let svc = shared.clone();
+        let asker = asker.clone();
         async move {
             let input = ExploreInput::parse(json!({
-                "user_id": user(0),
+                "user_id": asker,
                 "queries": [{ "query": ask }],
                 "limit": 10,
             }))
@@ -182,29 +230,31 @@ pub async fn run(
     }
     concurrent.sort();
     // Where the time goes: the Source signals' store calls alone, for the same questions;
-    // and the vector signal's top 50 against exact search (every stored vector read).
-    // A store opened afresh on the file times building the user's Source indexes.
+    // and the vector signal's top 50 against exact search (every stored vector of the
+    // user scored). On the embedded store, one opened afresh on the file times building
+    // the user's Source indexes; Neo4j keeps its indexes as it writes.
     let scope = SearchScope::user(user(0));
-    let exact = SqliteGraph::open(&db).await?.with_vector_budget(0);
-    let fresh = SqliteGraph::open(&db).await?;
     let probe = svc.models.embedder.embed(&asks[..1]).await?.value.remove(0);
-    let t = Instant::now();
-    fresh
-        .vector_search(&scope, Target::Source, &probe, 50)
-        .await?;
-    let vector_build = t.elapsed();
-    let t = Instant::now();
-    fresh
-        .text_search(
-            &scope,
-            Target::Source,
-            &retrieval::terms::terms(&asks[0]),
-            50,
-        )
-        .await?;
-    let text_build = t.elapsed();
-    let (vector_bytes, text_bytes) = fresh.search_index_bytes();
-    drop(fresh);
+    let mut neo4j = None;
+    let (measured, exact, builds): (Arc<dyn ReadStore>, Arc<dyn ReadStore>, _) = match store {
+        Store::Sqlite => (
+            svc.graph.clone(),
+            Arc::new(SqliteGraph::open(&db).await?.with_vector_budget(0)),
+            Some(index_builds(&db, &scope, &probe, &asks[0]).await?),
+        ),
+        Store::Neo4j => {
+            let dims = config.models.embedding_dimensions;
+            let mut everything = config.graph.neo4j.clone();
+            everything.exact_search_max = usize::MAX;
+            let graph = Neo4jGraph::connect(&config.graph.neo4j, dims).await?;
+            neo4j = Some(graph.clone());
+            (
+                Arc::new(graph),
+                Arc::new(Neo4jGraph::connect(&everything, dims).await?),
+                None,
+            )
+        }
+    };
     let (mut vector, mut text) = (Vec::new(), Vec::new());
     let (mut recalled, mut wanted) = (0usize, 0usize);
     for ask in &asks[5..] {
@@ -216,8 +266,7 @@ pub async fn run(
             .value
             .remove(0);
         let t = Instant::now();
-        let found = svc
-            .graph
+        let found = measured
             .vector_search(&scope, Target::Source, &embedding, 50)
             .await?;
         vector.push(t.elapsed());
@@ -230,14 +279,30 @@ pub async fn run(
             .filter(|w| found.iter().any(|h| h.key == w.key))
             .count();
         let t = Instant::now();
-        svc.graph
+        measured
             .text_search(&scope, Target::Source, &retrieval::terms::terms(ask), 50)
             .await?;
         text.push(t.elapsed());
     }
     vector.sort();
     text.sort();
+    // Index builds and sizes: the embedded store's (NaN on Neo4j).
+    let ((vector_build, text_build), (vector_bytes, text_bytes)) = builds.map_or(
+        ((f64::NAN, f64::NAN), (f64::NAN, f64::NAN)),
+        |((v, t), (vb, tb))| {
+            (
+                (v.as_secs_f64() * 1e3, t.as_secs_f64() * 1e3),
+                (vb as f64 / 1048576.0, tb as f64 / 1048576.0),
+            )
+        },
+    );
+    // On Neo4j: the share of the Source searches above answered from the shared indexes.
+    let fetched_share = neo4j.map_or(f64::NAN, |g| {
+        let p = g.search_paths();
+        p.fetched as f64 / (p.exact + p.fetched + p.fell_back).max(1) as f64
+    });
     Line::new("explore")
+        .text("store", store.name())
         .text("sources", sources)
         .text("users", users)
         .text("turns", turns)
@@ -270,10 +335,11 @@ pub async fn run(
             3,
         )
         .num("index_mib", index_mib, 0)
-        .num("vector_index_build_ms", vector_build.as_secs_f64() * 1e3, 0)
-        .num("vector_index_mib", vector_bytes as f64 / 1048576.0, 1)
-        .num("text_index_build_ms", text_build.as_secs_f64() * 1e3, 0)
-        .num("text_index_mib", text_bytes as f64 / 1048576.0, 1)
+        .num("vector_index_build_ms", vector_build, 0)
+        .num("vector_index_mib", vector_bytes, 1)
+        .num("text_index_build_ms", text_build, 0)
+        .num("text_index_mib", text_bytes, 1)
+        .num("fetched_share", fetched_share, 2)
         .num("peak_mib", harness::peak_mib(), 0)
         .num("mean_sources_returned", returned as f64 / queries as f64, 1)
         .num("seeding_seconds", seeded_in.as_secs_f64(), 1)
@@ -281,10 +347,108 @@ pub async fn run(
     Ok(())
 }
 
-/// The `u`-th user's id.
-fn user(u: usize) -> String {
-    format!("bench-user-{u}")
+/// How many Sources are written at once while seeding.
+const WRITERS: usize = 8;
+
+/// Stores one seeded Source and its processed content.
+async fn write(
+    svc: Services,
+    new: cosmo_shared::domain::NewSource,
+    processed: ProcessedContent,
+    at: DateTime<Utc>,
+) -> anyhow::Result<()> {
+    svc.graph.create_source(&new).await?;
+    svc.graph
+        .save_processed(&new.entity_key, &processed, at)
+        .await?;
+    Ok(())
 }
+
+/// The embedded store's index builds: a store opened afresh on the file searches once
+/// per signal (building the user's Source indexes), and reports their size.
+async fn index_builds(
+    db: &std::path::Path,
+    scope: &SearchScope,
+    probe: &[f32],
+    ask: &str,
+) -> anyhow::Result<((StdDuration, StdDuration), (usize, usize))> {
+    let fresh = SqliteGraph::open(db).await?;
+    let t = Instant::now();
+    fresh
+        .vector_search(scope, Target::Source, probe, 50)
+        .await?;
+    let vector = t.elapsed();
+    let t = Instant::now();
+    fresh
+        .text_search(scope, Target::Source, &retrieval::terms::terms(ask), 50)
+        .await?;
+    let text = t.elapsed();
+    Ok(((vector, text), fresh.search_index_bytes()))
+}
+
+/// Deletes a Neo4j run's users when dropped, a batch of Sources at a time (one
+/// transaction for 10⁵ Sources and their passages would strain the server's memory),
+/// then whatever else carries their ids.
+struct Cleanup {
+    config: Config,
+    users: Vec<String>,
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let (neo4j, users) = (
+            self.config.graph.neo4j.clone(),
+            std::mem::take(&mut self.users),
+        );
+        let done = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            rt.block_on(async {
+                let uri = neo4j.uri.clone();
+                let settings = neo4rs::ConfigBuilder::default()
+                    .uri(uri.as_str())
+                    .user(neo4j.user.as_str())
+                    .password(neo4j.password.as_str())
+                    .db(neo4j.database.as_str())
+                    .max_connections(1)
+                    .max_lifetime(StdDuration::from_secs(60))
+                    .build()?;
+                let graph = neo4rs::Graph::connect(settings)?;
+                for user in &users {
+                    loop {
+                        let mut rows = graph
+                            .execute(neo4rs::query(DELETE_BATCH).param("user_id", user.as_str()))
+                            .await?;
+                        let mut deleted = 0i64;
+                        while let Some(row) = rows.next().await? {
+                            deleted = row.get("deleted")?;
+                        }
+                        if deleted == 0 {
+                            break;
+                        }
+                    }
+                    graph
+                        .run(neo4rs::query(DELETE_REST).param("user_id", user.as_str()))
+                        .await?;
+                }
+                anyhow::Ok(())
+            })
+        })
+        .join();
+        if let Ok(Err(e)) = done {
+            eprintln!("could not delete the run's users from Neo4j: {e}");
+        }
+    }
+}
+
+/// Bench harness only: a batch of one user's Sources with their passages.
+const DELETE_BATCH: &str = "MATCH (s:Source {user_id: $user_id}) WITH s LIMIT 2000 \
+     OPTIONAL MATCH (s)-[:has_passage]->(p:Passage) DETACH DELETE p \
+     WITH DISTINCT s DETACH DELETE s RETURN count(s) AS deleted";
+
+/// Bench harness only: the user's other nodes (owner, Extraction records).
+const DELETE_REST: &str = "MATCH (n) WHERE n.user_id = $user_id DETACH DELETE n";
 
 /// Source `i`'s content: its summary, then `turns` lines of chat about the same topics.
 fn chat(i: usize, summary: &str, turns: usize) -> String {

@@ -109,6 +109,11 @@ enum Command {
         /// Cosmo's embedding model (the vector index's recall depends on it).
         #[arg(long, value_enum, default_value_t = retrieval::Embeddings::Offline)]
         embeddings: retrieval::Embeddings,
+        /// The graph store: the embedded SQLite file, or the Neo4j server named by
+        /// `NEO4J_URI` (`NEO4J_USER`, `NEO4J_PASSWORD`), seeded under user ids of this run
+        /// and cleaned up after.
+        #[arg(long, value_enum, default_value_t = explore::Store::Sqlite)]
+        store: explore::Store,
     },
     /// Retrieval quality (recall@k, MRR) of explore vs BM25 over generated chats.
     Retrieval(retrieval::Args),
@@ -180,6 +185,7 @@ async fn main() -> anyhow::Result<()> {
             clients,
             keep,
             embeddings,
+            store,
         } => {
             let shape = explore::Shape {
                 sources,
@@ -187,6 +193,7 @@ async fn main() -> anyhow::Result<()> {
                 queries,
                 turns,
                 clients,
+                store,
             };
             explore::run(shape, keep, embeddings).await
         }

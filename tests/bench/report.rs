@@ -72,6 +72,33 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
             queries,
         ]);
     }
+    // The same on the Neo4j server named by NEO4J_URI, when there is one.
+    if std::env::var("NEO4J_URI").is_ok_and(|u| !u.is_empty()) {
+        for &s in sources {
+            runs.push(vec![
+                "explore",
+                "--store",
+                "neo4j",
+                "--sources",
+                s,
+                "--queries",
+                queries,
+            ]);
+        }
+        if !quick {
+            runs.push(vec![
+                "explore",
+                "--store",
+                "neo4j",
+                "--sources",
+                "1000000",
+                "--users",
+                "100",
+                "--queries",
+                queries,
+            ]);
+        }
+    }
     // Long Sources: chat sessions of 30 turns, about 8 content passages each; and the
     // vector index's recall with a real embedding model's vectors.
     for (option, value) in [("--turns", "30"), ("--embeddings", "local")] {

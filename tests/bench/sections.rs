@@ -193,6 +193,8 @@ active anchors' mentions, or of the Storylines); the rest waits for the next run
 }
 
 pub fn explore(d: &mut String, rows: &[Row]) {
+    let on_neo4j = |r: &&Row| r.get("store").map(String::as_str) == Some("neo4j");
+    let (neo4j, embedded): (Vec<&Row>, Vec<&Row>) = rows.iter().partition(on_neo4j);
     d.push_str(
         "
 ## Retrieval: `explore` on the embedded store
@@ -218,7 +220,7 @@ vector signal returns; *index* is the memory the first question added.
 |---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ",
     );
-    for r in rows {
+    for r in embedded {
         let _ = writeln!(
             d,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} MiB | {} MiB |",
@@ -244,6 +246,62 @@ vector signal returns; *index* is the memory the first question added.
         );
     }
     d.push_str(EXPLORE_READING);
+    explore_neo4j(d, &neo4j);
+}
+
+/// The same measurement on the Neo4j server at `NEO4J_URI` (rows only when it was set).
+fn explore_neo4j(d: &mut String, rows: &[&Row]) {
+    d.push_str(
+        "
+## Retrieval: `explore` on Neo4j
+
+```sh
+NEO4J_URI=bolt://… NEO4J_USER=neo4j NEO4J_PASSWORD=… \\
+  ./target/release/cosmo-bench explore --store neo4j --sources 100000 --queries 100
+```
+
+The same Sources and questions on the Neo4j server (seeded under this run's own user
+ids, deleted after it; the queue and directory stay in a SQLite file). A user with more
+than `graph.neo4j.exact_search_max` (20,000) Sources has Source search answered from a
+top-k of the shared vector and full-text indexes when that provably holds the exact
+answer, else by the exact scan of their own Sources; *from the indexes* is the share of
+the timed Source searches answered that way. *Recall@50* compares the vector signal
+with the exact scan (the same store with `exact_search_max` unbounded).
+",
+    );
+    if rows.is_empty() {
+        d.push_str(
+            "
+Not measured in this run: `NEO4J_URI` was not set (this machine has no Neo4j server).
+`cosmo-bench all` adds the 10⁴, 10⁵ and 10⁶-over-100-users runs on Neo4j when it is set.
+",
+        );
+        return;
+    }
+    d.push_str(
+        "
+| Sources | users | p50 | p95 | p99 | 8 clients p50 | p95 | p99 | vector signal alone (p50) | full-text signal alone (p50) | vector recall@50 vs exact | from the indexes |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+",
+    );
+    for r in rows {
+        let _ = writeln!(
+            d,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            int(s(r, "sources")),
+            r.get("users").map_or("1", String::as_str),
+            ms(f(r, "p50_ms")),
+            ms(f(r, "p95_ms")),
+            ms(f(r, "p99_ms")),
+            ms(f(r, "clients_p50_ms")),
+            ms(f(r, "clients_p95_ms")),
+            ms(f(r, "clients_p99_ms")),
+            ms(f(r, "source_vector_p50_ms")),
+            ms(f(r, "source_text_p50_ms")),
+            num(f(r, "vector_recall_at_50"), 3),
+            num(f(r, "fetched_share"), 2),
+        );
+    }
 }
 
 /// How to read the explore table.

@@ -51,6 +51,11 @@ pub struct Neo4jConfig {
     pub connection_timeout_secs: u64,
     /// Rows fetched per round trip.
     pub fetch_size: usize,
+    /// A user with at most this many Sources is searched exactly (every vector of theirs
+    /// scored, every full-text match filtered to them). Above it, Source search asks the
+    /// shared vector and full-text indexes for a top-k large enough to hold the user's
+    /// best and keeps the result only when it provably does (else it searches exactly).
+    pub exact_search_max: usize,
 }
 
 impl Default for GraphConfig {
@@ -76,6 +81,7 @@ impl Default for Neo4jConfig {
             max_lifetime_secs: 300,
             connection_timeout_secs: 10,
             fetch_size: 500,
+            exact_search_max: 20_000,
         }
     }
 }
@@ -112,6 +118,7 @@ impl std::fmt::Debug for Neo4jConfig {
             .field("max_lifetime_secs", &self.max_lifetime_secs)
             .field("connection_timeout_secs", &self.connection_timeout_secs)
             .field("fetch_size", &self.fetch_size)
+            .field("exact_search_max", &self.exact_search_max)
             .finish()
     }
 }

@@ -3,6 +3,7 @@
 //! why) when the backend is not available here.
 
 mod cases;
+mod neo4j_over_fetch;
 mod read_support;
 mod sqlite_only;
 mod sqlite_texts;
@@ -97,3 +98,18 @@ macro_rules! graph_contract {
 
 graph_contract!(sqlite, crate::graph_contract::support::sqlite);
 graph_contract!(neo4j, crate::graph_contract::support::neo4j);
+
+/// The Source search cases once more on Neo4j, every user's Sources searched through a
+/// top-k of the shared indexes (the path of users with many Sources).
+mod neo4j_over_fetched {
+    graph_contract!(@cases crate::graph_contract::support::neo4j_over_fetched;
+        vector_search_ranks_sources_by_cosine_in_scope,
+        text_search_matches_source_fields_in_scope,
+        vector_search_scores_a_source_by_its_best_passage,
+        team_sources_are_found_by_participants_only,
+        erasure_removes_passages,
+        erasure_removes_a_reindexed_source,
+        erased_text_is_found_nowhere,
+        erasing_a_user_removes_everything_of_theirs,
+    );
+}

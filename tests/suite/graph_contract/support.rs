@@ -85,6 +85,29 @@ pub async fn neo4j() -> Option<Store> {
     })
 }
 
+/// The Neo4j server as above, with every user's Sources searched through the shared
+/// indexes (`exact_search_max = 0`) and the over-fetched statements' errors returned:
+/// the Source search cases must hold for that path as they do for the exact one.
+pub async fn neo4j_over_fetched() -> Option<Store> {
+    let Some(mut config) = cosmo_tests::neo4j::config_from_env() else {
+        eprintln!("graph contract on Neo4j (over-fetched search): skipped (NEO4J_URI is not set)");
+        return None;
+    };
+    config.exact_search_max = 0;
+    let graph = Neo4jGraph::connect(&config, 384)
+        .await
+        .expect("connect to the Neo4j server at NEO4J_URI")
+        .with_strict_over_fetch();
+    cosmo_tests::neo4j::migrate_once(&graph).await;
+    let suffix = cosmo_tests::neo4j::new_suffix();
+    Some(Store {
+        graph: Arc::new(ScopedGraph::new(Arc::new(graph), suffix.clone())),
+        _key_space: Some(KeySpace::new(config, suffix.clone())),
+        suffix,
+        _dir: None,
+    })
+}
+
 /// The embedder fingerprint the cases' processed Sources are saved with.
 pub const EMBEDDED_WITH: &str = "test:embedder-v1:384";
 

@@ -7,6 +7,7 @@
 //! belong together run in one explicit transaction, rolled back on any error, and are
 //! retried as a whole when Neo4j reports a transient failure (e.g. a deadlock).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -34,6 +35,9 @@ mod storylines;
 #[cfg(test)]
 mod tests;
 
+pub use read_side::SearchPaths;
+use read_side::over_fetch::OverFetch;
+
 /// How many times a transactional write is attempted when Neo4j says "try again".
 const ATTEMPTS: usize = 3;
 
@@ -43,6 +47,8 @@ pub struct Neo4jGraph {
     graph: Graph,
     /// The vector indexes' dimension (`models.embedding_dimensions`).
     dimensions: usize,
+    /// How Source search of users with many Sources uses the shared indexes.
+    over_fetch: Arc<OverFetch>,
 }
 
 impl std::fmt::Debug for Neo4jGraph {
@@ -78,12 +84,25 @@ impl Neo4jGraph {
         let store = Self {
             graph,
             dimensions: embedding_dimensions,
+            over_fetch: Arc::new(OverFetch::new(config.exact_search_max, false)),
         };
         store
             .ping_impl()
             .await
             .with_context(|| format!("Neo4j at {} does not answer", config.uri))?;
         Ok(store)
+    }
+
+    /// The same store, returning the errors of over-fetched Source search instead of
+    /// searching exactly after them (tests: a broken statement must fail, not hide).
+    pub fn with_strict_over_fetch(mut self) -> Self {
+        self.over_fetch = Arc::new(OverFetch::new(self.over_fetch.exact_max(), true));
+        self
+    }
+
+    /// How this store's Source searches went so far (exact, over-fetched, fell back).
+    pub fn search_paths(&self) -> SearchPaths {
+        self.over_fetch.paths()
     }
 
     async fn ping_impl(&self) -> GraphResult<()> {

@@ -66,6 +66,7 @@ pub const MACRO_EMBEDDING: Statement = statement!("schema/macro_embedding.cypher
 pub const RELATES_NOTES_EMBEDDING: Statement =
     statement!("schema/relates_notes_embedding.cypher", []);
 pub const FACT_EMBEDDING: Statement = statement!("schema/fact_embedding.cypher", []);
+pub const PASSAGE_EMBEDDING: Statement = statement!("schema/passage_embedding.cypher", []);
 
 /// Every schema statement, in the order `migrate()` applies them.
 pub const ALL: &[&Statement] = &[
@@ -123,4 +124,5 @@ pub const ALL: &[&Statement] = &[
     &MACRO_EMBEDDING,
     &RELATES_NOTES_EMBEDDING,
     &FACT_EMBEDDING,
+    &PASSAGE_EMBEDDING,
 ];

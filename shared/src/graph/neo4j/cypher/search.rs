@@ -58,6 +58,26 @@ pub const NEIGHBOURS_STORYLINE: Statement = neighbours!("search/neighbours_story
 pub const NEIGHBOURS_MACRO: Statement = neighbours!("search/neighbours_macro.cypher");
 pub const NEIGHBOURS_FACT: Statement = neighbours!("search/neighbours_fact.cypher");
 
+/// The over-fetched Source search of users with many Sources (`read_side/search.rs`).
+pub const SOURCE_COUNTS: Statement = statement!("search/source_counts.cypher", [user_id]);
+pub const VECTOR_SOURCE_FETCHED: Statement = statement!(
+    "search/vector_source_fetched.cypher",
+    [
+        user_id,
+        include_archived,
+        since,
+        until,
+        embedding,
+        norm,
+        fetch,
+        candidates
+    ]
+);
+pub const TEXT_SOURCE_FETCHED: Statement = statement!(
+    "search/text_source_fetched.cypher",
+    [user_id, include_archived, since, until, query, fetch, limit]
+);
+
 pub const ALL: &[&Statement] = &[
     &VECTOR_SOURCE,
     &VECTOR_NODE,
@@ -74,4 +94,7 @@ pub const ALL: &[&Statement] = &[
     &NEIGHBOURS_STORYLINE,
     &NEIGHBOURS_MACRO,
     &NEIGHBOURS_FACT,
+    &SOURCE_COUNTS,
+    &VECTOR_SOURCE_FETCHED,
+    &TEXT_SOURCE_FETCHED,
 ];

@@ -1,7 +1,8 @@
 //! The read side (SPEC §5, §6) on Neo4j: [`ReadStore`], [`FactStore`] and
 //! [`ErasureStore`], each method forwarding to the module that owns it:
 //!
-//! * `search` — the three signals of hybrid retrieval (`cypher/search/`),
+//! * `search` — the three signals of hybrid retrieval (`cypher/search/`), with
+//!   `over_fetch` for the Sources of users with many,
 //! * `notes` — note search (`cypher/notes/`), with the Porter stemmer in `porter`,
 //! * `views` — Source metadata, a node's Sources and Storylines, links around nodes,
 //! * `memory` — one memory's lifecycle and atomic read-decide-write updates,
@@ -29,8 +30,11 @@ mod fact_reads;
 pub(super) mod facts;
 mod memory;
 mod notes;
+pub(super) mod over_fetch;
 mod porter;
 mod search;
+
+pub use over_fetch::SearchPaths;
 mod views;
 
 /// Distinct keys, sorted (`UNWIND` rows never repeat a key; locks taken in key order

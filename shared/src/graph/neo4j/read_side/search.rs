@@ -2,24 +2,26 @@
 //! signal and [`Target`] (the label is fixed in the file):
 //!
 //! * vector: exact cosine over the caller's own candidates, found through indexed
-//!   properties (`user_id`, or the `readable_by` links of the Sources a user may read).
-//!   A top-k from the shared vector index filtered to the user afterwards could miss
-//!   their best matches whenever other users' vectors fill the top k, and an over-fetch
-//!   would still need an exact fallback; a user's memories are few enough to score them
-//!   all, as the SQLite store does. Scores are the plain cosine in double precision,
+//!   properties (`user_id`, or the `readable_by` links of the Sources a user may read),
+//!   as the SQLite store scores them. Scores are the plain cosine in double precision,
 //!   computed as SQLite computes it.
 //! * text: the full-text indexes, queried with each plain word escaped and quoted for
 //!   Lucene ([`lucene_query`]); the index streams every match, so the scope filter
 //!   after it loses nothing. Scores are Lucene's relevance.
 //! * neighbours: graph links from the seed nodes, scored as the trait says.
+//!
+//! Sources of a user with many (over `graph.neo4j.exact_search_max`) are first searched
+//! through a top-k of the shared vector and full-text indexes, kept only when provably
+//! complete (`over_fetch`); the statements above answer otherwise.
 
-use neo4rs::{BoltType, Row};
+use neo4rs::{BoltType, Query, Row};
 
 use super::super::Neo4jGraph;
-use super::super::bolt::{column, embedding, int, int_column, list, opt, strings_column};
+use super::super::bolt::{Props, column, embedding, int, int_column, list, opt, strings_column};
 use super::super::cypher::{Bind, Statement, search as sx};
 use super::super::hierarchy::required;
 use super::distinct;
+use super::over_fetch::{proven, second_fetch};
 use crate::domain::{Hit, Neighbour, SearchScope, Target};
 use crate::graph::{GraphError, GraphResult};
 
@@ -182,10 +184,37 @@ impl Neo4jGraph {
         if limit == 0 || norm == 0.0 || !norm.is_finite() {
             return Ok(Vec::new());
         }
+        let candidates = limit.saturating_add(CANDIDATE_MARGIN);
+        // The shared indexes hold only vectors of the configured length.
+        if target == Target::Source && query.len() == self.dimensions {
+            let statement = |fetch: usize| {
+                scoped(sx::VECTOR_SOURCE_FETCHED.bind(), scope)
+                    .p("embedding", embedding(Some(query)))
+                    .p("norm", norm)
+                    .p("fetch", int(fetch))
+                    .p("candidates", int(candidates))
+                    .query()
+            };
+            let read = |p: &Props| -> GraphResult<(Hit, f64)> {
+                let hit = Hit {
+                    key: p.string("key")?,
+                    score: p.float("score")?,
+                    passage: u32::try_from(p.int("ordinal")?).ok(),
+                };
+                Ok((hit, p.float("approx")?))
+            };
+            if let Some(mut hits) = self
+                .over_fetched(&scope.user_id, candidates, statement, read)
+                .await?
+            {
+                hits.truncate(limit);
+                return Ok(hits);
+            }
+        }
         let q = scoped(vector_statement(target).bind(), scope)
             .p("embedding", embedding(Some(query)))
             .p("norm", norm)
-            .p("candidates", int(limit.saturating_add(CANDIDATE_MARGIN)))
+            .p("candidates", int(candidates))
             .p("limit", int(limit));
         let decode = if target == Target::Source {
             source_hit
@@ -205,10 +234,102 @@ impl Neo4jGraph {
         let Some(query) = lucene_query(target, terms) else {
             return Ok(Vec::new());
         };
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        if target == Target::Source {
+            let statement = |fetch: usize| {
+                scoped(sx::TEXT_SOURCE_FETCHED.bind(), scope)
+                    .p("query", query.as_str())
+                    .p("fetch", int(fetch))
+                    .p("limit", int(limit))
+                    .query()
+            };
+            let read = |p: &Props| -> GraphResult<(Hit, f64)> {
+                let score = p.float("score")?;
+                let hit = Hit {
+                    key: p.string("key")?,
+                    score,
+                    passage: None,
+                };
+                Ok((hit, score))
+            };
+            if let Some(hits) = self
+                .over_fetched(&scope.user_id, limit, statement, read)
+                .await?
+            {
+                return Ok(hits);
+            }
+        }
         let q = scoped(text_statement(target).bind(), scope)
             .p("query", query)
             .p("limit", int(limit));
         self.rows(q.query()?).await?.iter().map(hit).collect()
+    }
+
+    /// A Source search answered from a top-k of the shared indexes (`over_fetch`), best
+    /// first (ties by key), or `None` when the user is searched exactly.
+    /// `statement(fetch)` returns one row of `hits` and `cut`; `read` decodes a hit and
+    /// its index score; `want` hits prove the answer complete.
+    async fn over_fetched(
+        &self,
+        user_id: &str,
+        want: usize,
+        statement: impl Fn(usize) -> GraphResult<Query>,
+        read: impl Fn(&Props) -> GraphResult<(Hit, f64)>,
+    ) -> GraphResult<Option<Vec<Hit>>> {
+        let plan = &self.over_fetch;
+        let counts = match plan.cached_counts(user_id) {
+            Some(c) => c,
+            None => {
+                let q = sx::SOURCE_COUNTS.bind().p("user_id", user_id).query()?;
+                let rows = self.rows(q).await?;
+                let row = rows.first().ok_or_else(|| {
+                    GraphError::Backend(anyhow::anyhow!("search/source_counts returned no row"))
+                })?;
+                let (mine, all) = (int_column(row, "mine")?, int_column(row, "sources")?);
+                let c = (mine.max(0) as u64, all.max(0) as u64);
+                plan.remember_counts(user_id, c.0, c.1);
+                c
+            }
+        };
+        let Some(first) = plan.fetch(counts.0, counts.1, want) else {
+            plan.count_exact();
+            return Ok(None);
+        };
+        for fetch in std::iter::once(first).chain(second_fetch(first)) {
+            let attempt = async {
+                let rows = self.rows(statement(fetch)?).await?;
+                let row = rows.first().ok_or_else(|| {
+                    GraphError::Backend(anyhow::anyhow!("an over-fetched search returned no row"))
+                })?;
+                let cut = float_column(row, "cut")?;
+                let (hits, scores): (Vec<Hit>, Vec<f64>) = Props::list_from_row(row, "hits")?
+                    .iter()
+                    .map(&read)
+                    .collect::<GraphResult<Vec<_>>>()?
+                    .into_iter()
+                    .unzip();
+                GraphResult::Ok(proven(&scores, cut, want).then_some(hits))
+            };
+            match attempt.await {
+                Ok(Some(mut hits)) => {
+                    plan.count_fetched();
+                    hits.sort_by(|a, b| {
+                        b.score.total_cmp(&a.score).then_with(|| a.key.cmp(&b.key))
+                    });
+                    return Ok(Some(hits));
+                }
+                Ok(None) => {}
+                Err(e) if plan.strict() => return Err(e),
+                Err(e) => {
+                    tracing::warn!(error = %e, "over-fetched Source search failed; searching exactly");
+                    break;
+                }
+            }
+        }
+        plan.count_fell_back();
+        Ok(None)
     }
 
     pub(super) async fn neighbours_impl(

@@ -153,7 +153,11 @@ fn note_list_rewrites_keep_the_lists_parallel() {
 
 #[test]
 fn every_search_filters_on_the_whole_scope() {
-    for s in search::ALL {
+    // (The one statement that only counts a user's Sources takes no scope.)
+    let searches = search::ALL
+        .iter()
+        .filter(|s| s.file != search::SOURCE_COUNTS.file);
+    for s in searches {
         for clause in [
             "$user_id",
             "OR $include_archived)",
