@@ -19,6 +19,10 @@ pub enum ApiError {
     Validation(FieldError),
     #[error("request body is larger than the limit of {limit} bytes")]
     PayloadTooLarge { limit: usize },
+    #[error("the request body did not arrive within {secs} s")]
+    RequestTimeout { secs: u64 },
+    #[error("{0}")]
+    UnsupportedMediaType(String),
     #[error("{0}")]
     Unauthorized(String),
     #[error("{0}")]
@@ -44,6 +48,8 @@ impl ApiError {
             Self::MalformedJson(_) => StatusCode::BAD_REQUEST,
             Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
@@ -58,6 +64,8 @@ impl ApiError {
             Self::MalformedJson(_) => "invalid_json",
             Self::Validation(e) => e.code,
             Self::PayloadTooLarge { .. } => "payload_too_large",
+            Self::RequestTimeout { .. } => "request_timeout",
+            Self::UnsupportedMediaType(_) => "unsupported_media_type",
             Self::Unauthorized(_) => "unauthorized",
             Self::Forbidden(_) => "forbidden",
             Self::NotFound(_) => "not_found",
@@ -109,7 +117,15 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), Json(self.body())).into_response()
+        let mut response = (self.status(), Json(self.body())).into_response();
+        if matches!(self, Self::RequestTimeout { .. }) {
+            // The rest of a late body would be read as the next request: never reuse it.
+            response.headers_mut().insert(
+                axum::http::header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
+        }
+        response
     }
 }
 

@@ -1,5 +1,6 @@
-//! Request extractors: the caller's tenant from its API key, the request id, and a JSON
-//! body that maps each way of being wrong to its own status (413, 400).
+//! Request extractors: the caller's tenant from its API key, the request id, path
+//! parameters, and a JSON body that maps each way of being wrong to its own status
+//! (413, 400), always in Cosmo's JSON error shape.
 
 use axum::body::Bytes;
 use axum::extract::{FromRef, FromRequest, FromRequestParts, Request};
@@ -65,6 +66,33 @@ where
     }
 }
 
+/// Path parameters, with axum's rejection in Cosmo's JSON error shape: a segment that
+/// is not UTF-8 (`/api/sources/%ff`) names nothing there is (404).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Path<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for Path<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        use axum::extract::rejection::PathRejection;
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(Self(value)),
+            Err(PathRejection::FailedToDeserializePathParams(e)) => Err(ApiError::NotFound(
+                format!("nothing at this path: {}", e.body_text()),
+            )),
+            Err(other) => Err(ApiError::Internal(anyhow::anyhow!(
+                "path parameters: {}",
+                other.body_text()
+            ))),
+        }
+    }
+}
+
 /// The request id set by the request-id layer (`x-request-id`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestId(pub Option<String>);
@@ -93,25 +121,111 @@ pub struct JsonBody(pub Value);
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptionalJsonBody(pub Option<Value>);
 
-/// The raw body, with the size limit's rejection as Cosmo's JSON 413.
-async fn body_bytes<S>(req: Request, state: &S) -> Result<Bytes, ApiError>
+/// The raw body, with the size limit's rejection as Cosmo's JSON 413 and a body that
+/// does not arrive in time as its 408.
+pub(crate) async fn body_bytes<S>(req: Request, state: &S) -> Result<Bytes, ApiError>
 where
     AppState: FromRef<S>,
     S: Send + Sync,
 {
-    let limit = AppState::from_ref(state).svc.config.server.body_limit_bytes;
-    Bytes::from_request(req, state).await.map_err(|rejection| {
-        if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::PayloadTooLarge { limit }
-        } else {
-            ApiError::MalformedJson(format!("could not read the request body: {rejection}"))
-        }
-    })
+    let server = &AppState::from_ref(state).svc.config.server;
+    let (limit, secs) = (server.body_limit_bytes, server.body_read_timeout_secs);
+    // A client sending its body slowly holds a connection: bounded in time too.
+    let read = Bytes::from_request(req, state);
+    match tokio::time::timeout(std::time::Duration::from_secs(secs), read).await {
+        Err(_) => Err(ApiError::RequestTimeout { secs }),
+        Ok(read) => read.map_err(|rejection| {
+            if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge { limit }
+            } else {
+                ApiError::MalformedJson(format!("could not read the request body: {rejection}"))
+            }
+        }),
+    }
 }
 
-fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| ApiError::MalformedJson(format!("the request body is not valid JSON: {e}")))
+/// The body as JSON; an object that names a key twice is refused (parsers disagree on
+/// which value wins, so the request is ambiguous).
+pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
+    let malformed = |e: serde_json::Error| {
+        ApiError::MalformedJson(format!("the request body is not valid JSON: {e}"))
+    };
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    let Unique(value) = serde::Deserialize::deserialize(&mut reader).map_err(malformed)?;
+    reader.end().map_err(malformed)?;
+    Ok(value)
+}
+
+/// A JSON value read like `serde_json::Value`, except that an object may not name a key
+/// twice.
+struct Unique(Value);
+
+impl<'de> serde::Deserialize<'de> for Unique {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueVisitor).map(Unique)
+    }
+}
+
+struct UniqueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UniqueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
+        serde_json::Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom("a number out of range"))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Unique(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key `{key}` appears twice in one object"
+                )));
+            }
+            let Unique(value) = map.next_value()?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
 }
 
 impl<S> FromRequest<S> for JsonBody

@@ -117,15 +117,62 @@ pub fn router(svc: Services) -> Router {
 }
 
 /// Serves the API on `listener` until `shutdown` resolves, then lets in-flight requests
-/// finish.
+/// finish (each connection closes after its current answer).
+///
+/// The accept loop is Cosmo's own, not `axum::serve`, for one setting that needs it:
+/// hyper's header-read timeout (it works only with a timer installed), so a client that
+/// never finishes a request head, or idles between requests, loses its connection after
+/// `server.header_read_timeout_secs`. Slow bodies are bounded where they are read.
 pub async fn serve(
     svc: Services,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+
+    let header_timeout =
+        std::time::Duration::from_secs(svc.config.server.header_read_timeout_secs.max(1));
     let app = router(svc);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors and the like: wait rather than spin.
+                Err(e) => {
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(app.clone());
+        let mut stopping = stopping.clone();
+        connections.spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            let connection = http.serve_connection(TokioIo::new(stream), service);
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                // (Connections are only accepted before the stop is sent.)
+                _ = stopping.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        });
+        // Finished connections' tasks are collected as new ones come.
+        while connections.try_join_next().is_some() {}
+    }
+    drop(listener);
+    let _ = stop.send(true);
+    while connections.join_next().await.is_some() {}
     Ok(())
 }

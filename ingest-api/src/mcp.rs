@@ -265,6 +265,12 @@ pub async fn http(
     RequestId(request_id): RequestId,
     request: Request,
 ) -> Response {
+    // The body is read and checked here, so a late, oversized, mistyped or malformed one
+    // gets the API's JSON error (408, 413, 415, 400) like every other endpoint.
+    let request = match checked_json(request, &app).await {
+        Ok(request) => request,
+        Err(e) => return e.into_response(),
+    };
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true)
@@ -288,6 +294,26 @@ pub async fn http(
         Err(never) => match never {},
     }
     .into_response()
+}
+
+/// The request again, once its body has arrived in time, within the size limit, as
+/// `application/json`, and parses as JSON.
+async fn checked_json(request: Request, app: &AppState) -> Result<Request, ApiError> {
+    let json = request
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return Err(ApiError::UnsupportedMediaType(
+            "MCP requests are JSON: send `Content-Type: application/json`".into(),
+        ));
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = crate::extract::body_bytes(Request::from_parts(parts.clone(), body), app).await?;
+    crate::extract::parse_json(&bytes)?;
+    Ok(Request::from_parts(parts, axum::body::Body::from(bytes)))
 }
 
 /// `cosmo mcp`: MCP on stdin/stdout for the tenant of `api_key`, until the client

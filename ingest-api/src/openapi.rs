@@ -3,8 +3,9 @@
 //! and browsable with Swagger UI at `/docs` (its files are compiled into the binary).
 //!
 //! What every endpoint shares is added once, by [`Conventions`]: the bearer key on
-//! `/api/*` (with its 401), the 403 of admin endpoints, the 400 and 413 of a body, the
-//! 500, and the `x-request-id` header.
+//! `/api/*` (with its 401), the 403 of admin endpoints, the 400, 408 and 413 of a body,
+//! the 500, the `x-request-id` header, and an `operationId` unique in the document
+//! (`<tag>_<handler>`: handlers of different resources share names such as `get`).
 
 use std::sync::LazyLock;
 
@@ -149,6 +150,12 @@ impl Modify for Conventions {
 
 fn conventions(path: &str, op: &mut Operation) {
     let has_body = op.request_body.is_some();
+    if let (Some(tag), Some(handler)) = (
+        op.tags.as_ref().and_then(|t| t.first()),
+        op.operation_id.as_deref(),
+    ) {
+        op.operation_id = Some(format!("{tag}_{}", handler.trim_end_matches('_')));
+    }
     let error = |description: &str| {
         ResponseBuilder::new()
             .description(description)
@@ -172,6 +179,10 @@ fn conventions(path: &str, op: &mut Operation) {
     }
     if has_body {
         add("400", "The body is empty or not JSON");
+        add(
+            "408",
+            "The body did not arrive within `server.body_read_timeout_secs` (default 30 s)",
+        );
         add(
             "413",
             "The body is larger than `server.body_limit_bytes` (default 2 MiB)",

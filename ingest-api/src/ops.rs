@@ -105,8 +105,16 @@ pub async fn confirm_fact(app: &AppState, tenant: &Tenant, id: &str) -> ApiResul
 #[into_params(parameter_in = Query)]
 pub struct FactListParams {
     /// A user of the caller's tenant.
-    #[param(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
-    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
+    #[param(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
     pub user_id: String,
     /// Also facts that were superseded or retracted.
     #[serde(default)]

@@ -278,6 +278,34 @@ async fn http_needs_a_key_and_keeps_tenants_apart() {
         assert!(mcp::http(&base, key).await.is_err(), "{key:?}");
     }
 
+    // Bodies that are not JSON get the API's JSON errors, not the protocol layer's text.
+    let accept = [("accept", "application/json, text/event-stream")];
+    let keyed = Api::new(&base, Some(&acme));
+    let (status, body) = keyed
+        .send(
+            reqwest::Method::POST,
+            "/mcp",
+            Some(b"{\"jsonrpc\": ".to_vec()),
+            &accept,
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("invalid_json")),
+        "{body}"
+    );
+    let (status, body) = keyed
+        .send(reqwest::Method::POST, "/mcp", None, &accept)
+        .await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Some("unsupported_media_type")
+        ),
+        "{body}"
+    );
+
     let client = mcp::http(&base, Some(&acme)).await.expect("MCP over HTTP");
     assert_tools(&client).await;
     let stored = ok(

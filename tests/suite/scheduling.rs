@@ -222,6 +222,17 @@ async fn an_operator_runs_a_job_now_and_reads_what_it_did() {
     );
     let (status, _) = api.post("/api/admin/jobs/nonsense/run", &json!({})).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    // A run dated centuries away would decay every tenant's memories at once.
+    for far in ["9999-12-31T00:00:00Z", "1900-01-01T00:00:00Z"] {
+        let (status, error) = api
+            .post("/api/admin/jobs/decay/run", &json!({ "as_of": far }))
+            .await;
+        assert_eq!(
+            (status, error["error"]["field"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("as_of")),
+            "{error}"
+        );
+    }
     // An oversized body gets the same JSON 413 as every other endpoint.
     let huge = json!({ "as_of": "x".repeat(2 * 1024 * 1024) });
     let (status, error) = api.post("/api/admin/jobs/decay/run", &huge).await;

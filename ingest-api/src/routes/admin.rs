@@ -7,7 +7,7 @@
 //! job).
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::domain::input::FieldError;
@@ -21,7 +21,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{OptionalJsonBody, Tenant};
+use crate::extract::{OptionalJsonBody, Path, Tenant};
 
 pub(crate) fn require_admin(tenant: &Tenant) -> ApiResult<()> {
     if tenant.is_admin {
@@ -148,11 +148,15 @@ pub async fn job_runs(
     Ok(Json(app.svc.runs.recent(p.kind.as_deref(), limit).await?))
 }
 
+/// How far from now a manual run's `as_of` may be (10 years).
+const AS_OF_WINDOW_DAYS: i64 = 3653;
+
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"as_of": "2026-11-01T00:00:00Z"}))]
 pub struct RunBody {
-    /// The job's "now" (RFC 3339); default: when it runs. Back-fills pass a past time.
+    /// The job's "now" (RFC 3339), within 10 years of the server's time; default: when
+    /// it runs. Back-fills pass a past time.
     #[schema(format = DateTime)]
     pub as_of: Option<String>,
 }
@@ -213,6 +217,16 @@ pub async fn run_job(
                 })
         })
         .transpose()?;
+    // A back-fill reaches years back, not centuries: a far date would decay or archive
+    // every tenant's memories at once.
+    if let Some(at) = as_of
+        && (at - app.svc.clock.now()).num_days().abs() > AS_OF_WINDOW_DAYS
+    {
+        return Err(ApiError::Validation(FieldError::new(
+            "as_of",
+            "must be within 10 years of now",
+        )));
+    }
     let enqueued = app
         .svc
         .queue

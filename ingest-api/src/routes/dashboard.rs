@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::{DateTime, Utc};
@@ -18,6 +18,7 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::extract::Path;
 
 /// The page refreshes itself this often.
 const REFRESH_SECS: u32 = 10;

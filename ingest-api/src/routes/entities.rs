@@ -3,11 +3,11 @@
 //! Storylines about it (built by [`ops::entity_info`]).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 
 use crate::AppState;
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::Tenant;
+use crate::extract::{Path, Tenant};
 use crate::ops::{self, EntityView};
 
 /// A Person, Concept or Entity

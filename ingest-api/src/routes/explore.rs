@@ -3,7 +3,7 @@
 //! (`GET /api/storylines/{id}`), and `POST /api/context` for prompts.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use cosmo_shared::domain::MemoryKind;
 use cosmo_shared::domain::input::read::{ContextBody, ExploreBody};
 use cosmo_shared::retrieval::context::Context;
@@ -12,7 +12,7 @@ use cosmo_shared::retrieval::{self, Exploration, MacroView, StorylineView};
 use super::access::memory_owner;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{JsonBody, RequestId, Tenant};
+use crate::extract::{JsonBody, Path, RequestId, Tenant};
 use crate::ops;
 
 /// Explore a user's memory

@@ -4,7 +4,7 @@
 //! list are [`ops`], shared with the MCP tools.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use cosmo_shared::domain::input::read::{CorrectionBody, RememberFactBody, limit};
 use cosmo_shared::domain::input::{FieldError, parse_user_id};
@@ -15,7 +15,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::access::{memory_owner, tenant_user};
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{JsonBody, Tenant};
+use crate::extract::{JsonBody, Path, Tenant};
 use crate::ops::{self, FactList, FactListParams};
 
 /// Remember a fact

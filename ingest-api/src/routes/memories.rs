@@ -5,7 +5,7 @@
 //! `GET …/events`, the lifecycle event log, oldest first.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use cosmo_shared::domain::input::FieldError;
 use cosmo_shared::domain::{LifecycleEvent, MemoryKind, MemoryLifecycle};
 use cosmo_shared::lifecycle::control::{self, Control};
@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 use super::access::memory_owner;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::Tenant;
+use crate::extract::{Path, Tenant};
 
 fn kind(s: &str) -> ApiResult<MemoryKind> {
     s.parse::<MemoryKind>()

@@ -3,7 +3,7 @@
 //! extraction) and `POST /api/sources/{key}/extractions`.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use chrono::{DateTime, Utc};
 use cosmo_shared::domain::input::{
@@ -18,7 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{JsonBody, RequestId, Tenant};
+use crate::extract::{JsonBody, Path, RequestId, Tenant};
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SourceAccepted {

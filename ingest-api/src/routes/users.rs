@@ -2,7 +2,7 @@
 //! owner Person from the full name; `GET` reads it back.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use chrono::{DateTime, Utc};
 use cosmo_shared::domain::input::{ProfileInput, parse_user_id};
 use serde::Serialize;
@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{JsonBody, Tenant};
+use crate::extract::{JsonBody, Path, Tenant};
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct UserView {

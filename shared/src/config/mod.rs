@@ -50,6 +50,12 @@ pub struct ServerConfig {
     pub bind: String,
     /// Largest accepted request body; larger ones get 413.
     pub body_limit_bytes: usize,
+    /// A connection that has not sent a whole request head (request line and headers)
+    /// within this many seconds of starting one, or of its previous request, is closed.
+    pub header_read_timeout_secs: u64,
+    /// A request whose body has not fully arrived within this many seconds of its head
+    /// gets 408 and its connection is closed.
+    pub body_read_timeout_secs: u64,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -125,6 +131,8 @@ impl Default for ServerConfig {
         Self {
             bind: "127.0.0.1:8080".into(),
             body_limit_bytes: 2 * 1024 * 1024,
+            header_read_timeout_secs: 10,
+            body_read_timeout_secs: 30,
         }
     }
 }
@@ -236,6 +244,10 @@ impl Config {
         anyhow::ensure!(
             self.server.body_limit_bytes >= 1024,
             "server.body_limit_bytes must be at least 1024"
+        );
+        anyhow::ensure!(
+            self.server.header_read_timeout_secs >= 1 && self.server.body_read_timeout_secs >= 1,
+            "server.header_read_timeout_secs and server.body_read_timeout_secs must be at least 1"
         );
         self.models.validate()?;
         self.graph.validate()?;

@@ -53,7 +53,7 @@ pub struct SourceBody {
     /// The owner: the user whose memory this is (claimed for the caller's tenant if new).
     #[serde(default)]
     #[schema(value_type = String, required = true, min_length = 1, max_length = 128,
-        pattern = r"^[A-Za-z0-9._@:-]+$")]
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$")]
     pub user_id: Value,
     #[serde(default)]
     #[schema(value_type = super::SourceType, required = true)]
@@ -62,7 +62,11 @@ pub struct SourceBody {
     /// verbatim.
     #[schema(schema_with = super::raw::schema::raw_content, required = true)]
     pub raw_content: Option<Value>,
-    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
     pub team_id: Option<String>,
     /// Other users who took part; each gets their own extraction when they ask for it.
     /// At most 200 users with the owner.
@@ -148,20 +152,23 @@ impl SourceInput {
         {
             return Err(FieldError::new("ended_at", "must not be before started_at"));
         }
-        let mut participants = Vec::new();
-        for (i, p) in body.participants.unwrap_or_default().iter().enumerate() {
-            let p = parse_user_id(&format!("participants[{i}]"), p)?;
-            if !participants.contains(&p) {
-                participants.push(p);
-            }
-        }
-        participants.retain(|p| *p != user_id);
-        participants.insert(0, user_id.clone());
-        if participants.len() > MAX_PARTICIPANTS {
+        // Counted before any per-element work: a long list is refused at the cost of
+        // reading its length.
+        let named = body.participants.unwrap_or_default();
+        if named.len() >= MAX_PARTICIPANTS {
             return Err(FieldError::new(
                 "participants",
-                format!("at most {MAX_PARTICIPANTS} users, the owner included"),
+                format!("at most {} other users", MAX_PARTICIPANTS - 1),
             ));
+        }
+        // The owner first, then each other user once, in the order given.
+        let mut participants = vec![user_id.clone()];
+        let mut seen: std::collections::HashSet<String> = [user_id.clone()].into();
+        for (i, p) in named.iter().enumerate() {
+            let p = parse_user_id(&format!("participants[{i}]"), p)?;
+            if seen.insert(p.clone()) {
+                participants.push(p);
+            }
         }
         Ok(Self {
             team_id: body
@@ -259,6 +266,12 @@ impl ProfileInput {
         if name.chars().count() > 200 {
             return Err(FieldError::new("full_name", "at most 200 characters"));
         }
+        if name.chars().any(char::is_control) {
+            return Err(FieldError::new(
+                "full_name",
+                "must not contain control characters (line breaks, tabs, NUL…)",
+            ));
+        }
         Ok(Self {
             full_name: name.to_owned(),
         })
@@ -271,7 +284,11 @@ impl ProfileInput {
 #[schema(example = json!({"user_id": "bob"}))]
 pub struct ExtractionRequestInput {
     /// A participant of the Source.
-    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
     pub user_id: String,
 }
 
@@ -328,14 +345,17 @@ fn identifier(field: &str, s: &str) -> Result<String, FieldError> {
         && s.len() <= 128
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "._-@:".contains(c));
-    if ok {
-        Ok(s.to_owned())
-    } else {
-        Err(FieldError::new(
+    if !ok {
+        return Err(FieldError::new(
             field,
             "must be 1-128 characters of letters, digits and . _ - @ :",
-        ))
+        ));
     }
+    // Path segments of their own in every URL that names an id.
+    if s == "." || s == ".." {
+        return Err(FieldError::new(field, "must not be `.` or `..`"));
+    }
+    Ok(s.to_owned())
 }
 
 fn key_field(field: &str, s: &str) -> Result<String, FieldError> {
@@ -352,8 +372,11 @@ pub fn idempotency_header(s: &str) -> Result<String, FieldError> {
 
 fn context_type(s: &str) -> Result<String, FieldError> {
     let s = s.trim();
-    if s.is_empty() || s.chars().count() > 64 {
-        return Err(FieldError::new("context_type", "must be 1-64 characters"));
+    if s.is_empty() || s.chars().count() > 64 || s.chars().any(char::is_control) {
+        return Err(FieldError::new(
+            "context_type",
+            "must be 1-64 printable characters",
+        ));
     }
     Ok(s.to_owned())
 }

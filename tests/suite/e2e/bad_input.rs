@@ -97,6 +97,26 @@ async fn bad_requests_get_precise_errors_and_change_nothing() {
         "invalid_json",
         None,
     );
+    // A key named twice is ambiguous (parsers disagree on which wins): refused.
+    let twice = raw(
+        br#"{"user_id": "alice", "source_type": "text-note", "user_id": "bob",
+        "raw_content": {"content": "hi"}}"#,
+    )
+    .await;
+    assert!(
+        twice.1["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("user_id")),
+        "{}",
+        twice.1
+    );
+    assert_error(
+        "duplicate key",
+        twice,
+        StatusCode::BAD_REQUEST,
+        "invalid_json",
+        None,
+    );
 
     // 413: over the configured limit.
     let big = with(&|b| b["raw_content"]["content"] = json!("x".repeat(10_000)));
@@ -354,6 +374,20 @@ async fn bad_requests_get_precise_errors_and_change_nothing() {
         "not_found",
         None,
     );
+    // A path segment that is not UTF-8 names nothing, and says so in JSON.
+    for path in [
+        "/api/sources/%ff",
+        "/api/users/%C3%28",
+        "/api/memories/node/%ff",
+    ] {
+        assert_error(
+            path,
+            api.get(path).await,
+            StatusCode::NOT_FOUND,
+            "not_found",
+            None,
+        );
+    }
     assert!(
         g.sources_for_user("zed", None, 10)
             .await
@@ -394,4 +428,103 @@ async fn create_key(dir: &std::path::Path, tenant: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+/// A list is refused by its length before anything reads its elements: 150,000
+/// participants (1.3 MB, under the body limit) get their 422 at once, and the service
+/// answers others meanwhile (de-duplicating them element by element took 94 s of CPU).
+#[tokio::test]
+async fn a_huge_participant_list_is_refused_at_once_and_stalls_nobody() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, api) = process::embedded(dir.path(), KEY, &[]).await;
+    let many: Vec<String> = (0..150_000).map(|i| format!("u{i}")).collect();
+    let body = json!({
+        "user_id": "alice", "source_type": "text-note", "participants": many,
+        "raw_content": {"content": "hi"}
+    });
+    let posts: Vec<_> = (0..2)
+        .map(|_| {
+            let (api, body) = (api.clone(), body.clone());
+            tokio::spawn(async move {
+                let t = std::time::Instant::now();
+                (api.post("/api/sources", &body).await, t.elapsed())
+            })
+        })
+        .collect();
+    let health = api.get("/healthz").await.0;
+    for post in posts {
+        let (answer, took) = post.await.unwrap();
+        assert_error(
+            "150,000 participants",
+            answer,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "validation_failed",
+            Some("participants"),
+        );
+        // Generous for a debug build on a loaded machine; the quadratic check took
+        // minutes here.
+        assert!(took.as_secs() < 10, "refused in {took:?}");
+    }
+    assert_eq!(health, StatusCode::OK, "others are served meanwhile");
+    assert_eq!(
+        api.get("/api/users/u1").await.0,
+        StatusCode::NOT_FOUND,
+        "nobody was registered"
+    );
+}
+
+/// A client that never finishes its request head loses the connection after
+/// `server.header_read_timeout_secs`; one that never finishes its body gets a JSON 408
+/// after `server.body_read_timeout_secs`; others are served meanwhile.
+#[tokio::test]
+async fn slow_clients_are_cut_off_while_others_are_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::time::{Duration, timeout};
+
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, api) = process::embedded(
+        dir.path(),
+        KEY,
+        &[
+            ("COSMO_SERVER__HEADER_READ_TIMEOUT_SECS", "1"),
+            ("COSMO_SERVER__BODY_READ_TIMEOUT_SECS", "1"),
+        ],
+    )
+    .await;
+    let addr = api.base.trim_start_matches("http://").to_owned();
+    let read_all = |mut s: tokio::net::TcpStream| async move {
+        let mut answer = Vec::new();
+        // EOF or a reset both end the connection.
+        let _ = s.read_to_end(&mut answer).await;
+        String::from_utf8_lossy(&answer).into_owned()
+    };
+
+    // Half a request head, never finished.
+    let mut head = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    head.write_all(b"POST /api/sources HTTP/1.1\r\nHost: cosmo\r\n")
+        .await
+        .unwrap();
+    // A whole head, then 10 of the 100 bytes it announces.
+    let mut body = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let request = format!(
+        "POST /api/sources HTTP/1.1\r\nHost: cosmo\r\nAuthorization: Bearer {KEY}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"user_id\":"
+    );
+    body.write_all(request.as_bytes()).await.unwrap();
+
+    assert_eq!(
+        api.get("/healthz").await.0,
+        StatusCode::OK,
+        "others are served"
+    );
+    let cut = timeout(Duration::from_secs(20), read_all(head))
+        .await
+        .expect("the half-sent head's connection is closed by the server");
+    assert!(!cut.contains("202"), "{cut}");
+    let answer = timeout(Duration::from_secs(20), read_all(body))
+        .await
+        .expect("the half-sent body gets its answer and the connection closes");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("\"request_timeout\""), "{answer}");
+    assert_eq!(api.get("/healthz").await.0, StatusCode::OK);
 }

@@ -62,7 +62,11 @@ pub struct ExploreInput {
     "granularity": 1, "limit": 5}))]
 pub struct ExploreBody {
     /// A user of the caller's tenant.
-    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
     pub user_id: String,
     /// One to ten queries; their results are fused into one ranking.
     #[schema(min_items = 1, max_items = 10)]
@@ -169,7 +173,11 @@ pub struct ContextInput {
     "message": "What did Sarah want done by March?", "budget_tokens": 800}))]
 pub struct ContextBody {
     /// A user of the caller's tenant.
-    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
     pub user_id: String,
     /// The message the memory is for (trimmed; 1 to 4000 characters).
     #[schema(min_length = 1, max_length = 4000)]
@@ -233,7 +241,11 @@ pub struct FactInput {
     "value": "black, no sugar", "confidence": 0.9}))]
 pub struct RememberFactBody {
     /// A user of the caller's tenant.
-    #[schema(min_length = 1, max_length = 128, pattern = r"^[A-Za-z0-9._@:-]+$")]
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
     pub user_id: String,
     /// The fact in words; required without a slot, default `"<category> <key>: <value>"`.
     #[schema(min_length = 1, max_length = 2000)]

@@ -302,18 +302,42 @@ mod identifiers {
     }
 
     #[test]
-    fn more_than_200_distinct_participants_are_refused() {
-        let many: Vec<String> = (0..201).map(|i| format!("user-{i}")).collect();
+    fn more_than_199_other_participants_are_refused() {
+        let many: Vec<String> = (0..200).map(|i| format!("user-{i}")).collect();
         let e = parse_err(note_with("participants", Some(json!(many))));
-        assert_field_error(&e, "participants", "at most 200");
+        assert_field_error(&e, "participants", "at most 199 other users");
     }
 
     #[test]
-    fn duplicates_do_not_count_towards_the_participant_limit() {
-        let many: Vec<String> = (0..300).map(|i| format!("user-{}", i % 10)).collect();
+    fn a_long_list_is_refused_by_its_length_whatever_it_holds() {
+        // The same id repeated, and ids that are not even valid: the length alone
+        // refuses it, before any element is read.
+        let e = parse_err(note_with("participants", Some(json!(vec!["bob"; 150_000]))));
+        assert_field_error(&e, "participants", "at most 199 other users");
+        let e = parse_err(note_with(
+            "participants",
+            Some(json!(vec!["not valid"; 500])),
+        ));
+        assert_field_error(&e, "participants", "at most 199 other users");
+    }
+
+    #[test]
+    fn duplicates_within_the_limit_are_dropped() {
+        let many: Vec<String> = (0..199).map(|i| format!("user-{}", i % 10)).collect();
         let input = parse_ok(note_with("participants", Some(json!(many))));
         // Ten distinct participants plus the owner.
         assert_eq!(input.participants.len(), 11);
+    }
+
+    #[test]
+    fn dot_and_dot_dot_are_not_ids() {
+        for id in [".", ".."] {
+            let e = parse_user_id("user_id", id).unwrap_err();
+            assert_field_error(&e, "user_id", "must not be `.` or `..`");
+        }
+        for id in ["...", ".a", "a.", "a..b"] {
+            assert_eq!(parse_user_id("user_id", id).unwrap(), id);
+        }
     }
 
     #[test]
@@ -650,14 +674,20 @@ mod optional_fields {
     fn context_type_empty_or_blank_is_refused() {
         for bad in ["", "   "] {
             let e = parse_err(note_with("context_type", Some(json!(bad))));
-            assert_field_error(&e, "context_type", "must be 1-64 characters");
+            assert_field_error(&e, "context_type", "must be 1-64 printable characters");
         }
     }
 
     #[test]
     fn context_type_over_64_characters_is_refused() {
         let e = parse_err(note_with("context_type", Some(json!("c".repeat(65)))));
-        assert_field_error(&e, "context_type", "must be 1-64 characters");
+        assert_field_error(&e, "context_type", "must be 1-64 printable characters");
+    }
+
+    #[test]
+    fn context_type_with_control_characters_is_refused() {
+        let e = parse_err(note_with("context_type", Some(json!("one\u{0}one"))));
+        assert_field_error(&e, "context_type", "printable");
     }
 
     #[test]
@@ -1064,6 +1094,19 @@ mod profile {
                     .full_name,
                 name
             );
+        }
+    }
+
+    #[test]
+    fn control_characters_inside_a_name_are_refused() {
+        for name in [
+            "Alice\u{0}Johnson",
+            "Alice\nJohnson",
+            "Alice\tJohnson",
+            "Al\u{7f}ice",
+        ] {
+            let e = ProfileInput::parse(json!({"full_name": name})).unwrap_err();
+            assert_field_error(&e, "full_name", "control characters");
         }
     }
 
