@@ -39,7 +39,23 @@ pub enum ApiError {
         detail: Option<serde_json::Value>,
     },
     #[error(transparent)]
-    Internal(#[from] anyhow::Error),
+    Internal(anyhow::Error),
+}
+
+/// A store out of reach is a 503 the client may retry; anything else unexpected is a
+/// bug (500).
+impl From<anyhow::Error> for ApiError {
+    fn from(e: anyhow::Error) -> Self {
+        if cosmo_shared::db::is_outage(&e) {
+            tracing::warn!(error = ?e, "a store is out of reach");
+            Self::Unavailable {
+                message: "a store Cosmo depends on is out of reach; retry later".into(),
+                detail: None,
+            }
+        } else {
+            Self::Internal(e)
+        }
+    }
 }
 
 impl ApiError {
@@ -89,7 +105,7 @@ impl From<cosmo_shared::graph::GraphError> for ApiError {
             cosmo_shared::graph::GraphError::NotFound(m) => {
                 Self::NotFound(format!("{m} not found"))
             }
-            other => Self::Internal(anyhow::Error::new(other).context("graph store")),
+            other => anyhow::Error::new(other).context("graph store").into(),
         }
     }
 }
@@ -115,9 +131,18 @@ impl ApiError {
     }
 }
 
+/// What a 503 asks the client to wait before retrying (seconds).
+pub const RETRY_AFTER_SECS: &str = "5";
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (self.status(), Json(self.body())).into_response();
+        if matches!(self, Self::Unavailable { .. }) {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static(RETRY_AFTER_SECS),
+            );
+        }
         if matches!(self, Self::RequestTimeout { .. }) {
             // The rest of a late body would be read as the next request: never reuse it.
             response.headers_mut().insert(

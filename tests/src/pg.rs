@@ -43,6 +43,30 @@ impl TempPostgres {
     }
 }
 
+impl TempPostgres {
+    /// Closes the database to connections (cutting those it has), or opens it again: an
+    /// outage of this database alone, as clients see one.
+    pub async fn allow_connections(&self, allow: bool) {
+        let mut conn = PgConnection::connect(&admin_url())
+            .await
+            .expect("connect to PostgreSQL as admin");
+        conn.execute(sqlx::AssertSqlSafe(format!(
+            "ALTER DATABASE {} WITH ALLOW_CONNECTIONS {allow}",
+            self.name
+        )))
+        .await
+        .expect("allow or refuse connections");
+        if !allow {
+            conn.execute(sqlx::AssertSqlSafe(format!(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{}'",
+                self.name
+            )))
+            .await
+            .expect("cut the database's connections");
+        }
+    }
+}
+
 impl Drop for TempPostgres {
     fn drop(&mut self) {
         let (admin, name) = (admin_url(), self.name.clone());

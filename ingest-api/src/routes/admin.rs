@@ -253,7 +253,7 @@ pub(crate) fn queue_down(e: QueueError) -> ApiError {
             message: format!("the job queue is unreachable: {m}"),
             detail: None,
         },
-        QueueError::Other(e) => ApiError::Internal(e.context("job queue")),
+        QueueError::Other(e) => e.context("job queue").into(),
     }
 }
 

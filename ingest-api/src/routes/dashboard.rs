@@ -118,7 +118,7 @@ async fn authorize(app: &AppState, headers: &HeaderMap) -> Result<(), Response> 
             "the job dashboard needs an admin API key".into(),
         ))),
         Ok(None) => Err(challenge("Unknown or revoked API key.")),
-        Err(e) => Err(error_page(ApiError::Internal(e))),
+        Err(e) => Err(error_page(e.into())),
     }
 }
 

@@ -294,3 +294,52 @@ async fn a_stopped_worker_finishes_its_job_first() {
     let (_, view) = api.get(&format!("/api/sources/{key}")).await;
     assert_eq!(view["status"], "processed");
 }
+
+/// PostgreSQL (queue and directory) closed to connections: the API answers 503 with
+/// `Retry-After`, not 500, and writes nothing; once it reopens, posts are accepted again.
+#[tokio::test]
+async fn a_database_outage_is_a_503_to_retry_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let backend = Backend::Postgres(TempPostgres::create().await);
+    let (_api_proc, api) = api_process(&backend, dir.path()).await;
+    let Backend::Postgres(pg) = &backend else {
+        unreachable!()
+    };
+    let note = fixtures::text_note("alice");
+    assert_eq!(
+        api.post("/api/sources", &note).await.0,
+        reqwest::StatusCode::ACCEPTED
+    );
+
+    pg.allow_connections(false).await;
+    let client = reqwest::Client::new();
+    let post = |text: &str| {
+        let mut body = note.clone();
+        body["raw_content"]["content"] = serde_json::json!(text);
+        client
+            .post(format!("{}/api/sources", api.base))
+            .bearer_auth(KEY)
+            .json(&body)
+            .send()
+    };
+    let answer = post("During the outage.").await.unwrap();
+    let status = answer.status();
+    let retry_after = answer.headers().get("retry-after").cloned();
+    let body: serde_json::Value = answer.json().await.unwrap_or_default();
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (
+            reqwest::StatusCode::SERVICE_UNAVAILABLE,
+            Some("service_unavailable")
+        ),
+        "{body}"
+    );
+    assert!(retry_after.is_some(), "a 503 says when to retry");
+
+    pg.allow_connections(true).await;
+    wait_for("posts accepted again", Duration::from_secs(30), || async {
+        let answer = post("After the outage.").await.ok()?;
+        (answer.status() == reqwest::StatusCode::ACCEPTED).then_some(())
+    })
+    .await;
+}
