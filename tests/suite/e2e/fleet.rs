@@ -335,6 +335,16 @@ async fn a_database_outage_is_a_503_to_retry_later() {
         "{body}"
     );
     assert!(retry_after.is_some(), "a 503 says when to retry");
+    let (status, ready) = api.get("/readyz").await;
+    assert_eq!(
+        (
+            status,
+            ready["queue"]["check"]["status"].as_str(),
+            ready["graph"]["check"]["status"].as_str()
+        ),
+        (reqwest::StatusCode::SERVICE_UNAVAILABLE, Some("down"), Some("ok")),
+        "/readyz names what is down: {ready}"
+    );
 
     pg.allow_connections(true).await;
     wait_for("posts accepted again", Duration::from_secs(30), || async {
