@@ -131,7 +131,7 @@ impl Default for ServerConfig {
         Self {
             bind: "127.0.0.1:8080".into(),
             body_limit_bytes: 2 * 1024 * 1024,
-            header_read_timeout_secs: 10,
+            header_read_timeout_secs: 30,
             body_read_timeout_secs: 30,
         }
     }
