@@ -105,7 +105,9 @@ impl From<cosmo_shared::graph::GraphError> for ApiError {
             cosmo_shared::graph::GraphError::NotFound(m) => {
                 Self::NotFound(format!("{m} not found"))
             }
-            other => anyhow::Error::new(other).context("graph store").into(),
+            // The store's own error, not one wrapping it: its causes (a locked file, a
+            // refused connection) decide between 503 and 500.
+            cosmo_shared::graph::GraphError::Backend(e) => e.context("graph store").into(),
         }
     }
 }
@@ -182,3 +184,24 @@ pub struct ErrorDetail {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cosmo_shared::graph::GraphError;
+
+    #[test]
+    fn a_store_out_of_reach_is_a_503_and_anything_else_a_500() {
+        let down = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        let from_graph = ApiError::from(GraphError::Backend(down.into()));
+        assert_eq!(from_graph.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let response = from_graph.into_response();
+        assert_eq!(response.headers()["retry-after"], RETRY_AFTER_SECS);
+        let bug = ApiError::from(GraphError::Backend(anyhow::anyhow!("a bug")));
+        assert_eq!(bug.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(
+            ApiError::from(GraphError::NotFound("Source x".into())).status(),
+            StatusCode::NOT_FOUND
+        );
+    }
+}

@@ -121,7 +121,12 @@ pub fn redact(url: &str) -> String {
 /// later, rather than a bug. The API answers the first with 503 and `Retry-After`.
 pub fn is_outage(e: &anyhow::Error) -> bool {
     e.chain().any(|cause| {
-        if let Some(e) = cause.downcast_ref::<sqlx::Error>() {
+        if let Some(crate::graph::GraphError::Backend(inner)) =
+            cause.downcast_ref::<crate::graph::GraphError>()
+        {
+            // Transparent: its `source()` skips the store error it holds.
+            is_outage(inner)
+        } else if let Some(e) = cause.downcast_ref::<sqlx::Error>() {
             sqlx_outage(e)
         } else if let Some(e) = cause.downcast_ref::<neo4rs::Error>() {
             matches!(
@@ -218,5 +223,7 @@ mod tests {
         assert!(!outage(sqlx::Error::RowNotFound.into()));
         assert!(!outage(anyhow::anyhow!("a bug")));
         assert!(!outage(neo4rs::Error::NotSingleResult.into()));
+        let in_graph = crate::graph::GraphError::from(sqlx::Error::PoolTimedOut);
+        assert!(outage(anyhow::Error::new(in_graph).context("reading")));
     }
 }

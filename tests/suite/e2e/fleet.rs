@@ -342,7 +342,11 @@ async fn a_database_outage_is_a_503_to_retry_later() {
             ready["queue"]["check"]["status"].as_str(),
             ready["graph"]["check"]["status"].as_str()
         ),
-        (reqwest::StatusCode::SERVICE_UNAVAILABLE, Some("down"), Some("ok")),
+        (
+            reqwest::StatusCode::SERVICE_UNAVAILABLE,
+            Some("down"),
+            Some("ok")
+        ),
         "/readyz names what is down: {ready}"
     );
 
