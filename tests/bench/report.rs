@@ -57,28 +57,17 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
     } else {
         (&["10000", "100000"], "100")
     };
-    for &s in sources {
-        runs.push(vec!["explore", "--sources", s, "--queries", queries]);
-    }
-    if !quick {
-        // Many users in one file: 10⁶ Sources, 10⁴ each (seeding takes about an hour).
-        runs.push(vec![
-            "explore",
-            "--sources",
-            "1000000",
-            "--users",
-            "100",
-            "--queries",
-            queries,
-        ]);
-    }
-    // The same on the Neo4j server named by NEO4J_URI, when there is one.
+    // On the embedded store; and on the Neo4j server named by NEO4J_URI, when there is one.
+    let mut stores = vec!["sqlite"];
     if std::env::var("NEO4J_URI").is_ok_and(|u| !u.is_empty()) {
+        stores.push("neo4j");
+    }
+    for store in stores {
         for &s in sources {
             runs.push(vec![
                 "explore",
                 "--store",
-                "neo4j",
+                store,
                 "--sources",
                 s,
                 "--queries",
@@ -86,10 +75,12 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
             ]);
         }
         if !quick {
+            // Many users in one store: 10⁶ Sources, 10⁴ each (seeding takes about an
+            // hour on the embedded store).
             runs.push(vec![
                 "explore",
                 "--store",
-                "neo4j",
+                store,
                 "--sources",
                 "1000000",
                 "--users",

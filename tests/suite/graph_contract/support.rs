@@ -68,36 +68,30 @@ pub async fn sqlite() -> Option<Store> {
 /// The Neo4j server at `NEO4J_URI` (`NEO4J_USER`, `NEO4J_PASSWORD`, `NEO4J_DATABASE`),
 /// shared by the tests: each gets its own key space, deleted afterwards.
 pub async fn neo4j() -> Option<Store> {
-    let Some(config) = cosmo_tests::neo4j::config_from_env() else {
-        eprintln!("graph contract on Neo4j: skipped (NEO4J_URI is not set)");
-        return None;
-    };
-    let graph = Neo4jGraph::connect(&config, 384)
-        .await
-        .expect("connect to the Neo4j server at NEO4J_URI");
-    cosmo_tests::neo4j::migrate_once(&graph).await;
-    let suffix = cosmo_tests::neo4j::new_suffix();
-    Some(Store {
-        graph: Arc::new(ScopedGraph::new(Arc::new(graph), suffix.clone())),
-        _key_space: Some(KeySpace::new(config, suffix.clone())),
-        suffix,
-        _dir: None,
-    })
+    neo4j_store("graph contract on Neo4j", false).await
 }
 
 /// The Neo4j server as above, with every user's Sources searched through the shared
 /// indexes (`exact_search_max = 0`) and the over-fetched statements' errors returned:
 /// the Source search cases must hold for that path as they do for the exact one.
 pub async fn neo4j_over_fetched() -> Option<Store> {
+    neo4j_store("graph contract on Neo4j (over-fetched search)", true).await
+}
+
+async fn neo4j_store(what: &str, over_fetched: bool) -> Option<Store> {
     let Some(mut config) = cosmo_tests::neo4j::config_from_env() else {
-        eprintln!("graph contract on Neo4j (over-fetched search): skipped (NEO4J_URI is not set)");
+        eprintln!("{what}: skipped (NEO4J_URI is not set)");
         return None;
     };
-    config.exact_search_max = 0;
-    let graph = Neo4jGraph::connect(&config, 384)
+    if over_fetched {
+        config.exact_search_max = 0;
+    }
+    let mut graph = Neo4jGraph::connect(&config, 384)
         .await
-        .expect("connect to the Neo4j server at NEO4J_URI")
-        .with_strict_over_fetch();
+        .expect("connect to the Neo4j server at NEO4J_URI");
+    if over_fetched {
+        graph = graph.with_strict_over_fetch();
+    }
     cosmo_tests::neo4j::migrate_once(&graph).await;
     let suffix = cosmo_tests::neo4j::new_suffix();
     Some(Store {
