@@ -24,6 +24,8 @@ pub enum ApiError {
     #[error("{0}")]
     UnsupportedMediaType(String),
     #[error("{0}")]
+    TooManyRequests(String),
+    #[error("{0}")]
     Unauthorized(String),
     #[error("{0}")]
     Forbidden(String),
@@ -66,6 +68,7 @@ impl ApiError {
             Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Self::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
@@ -82,6 +85,7 @@ impl ApiError {
             Self::PayloadTooLarge { .. } => "payload_too_large",
             Self::RequestTimeout { .. } => "request_timeout",
             Self::UnsupportedMediaType(_) => "unsupported_media_type",
+            Self::TooManyRequests(_) => "rate_limited",
             Self::Unauthorized(_) => "unauthorized",
             Self::Forbidden(_) => "forbidden",
             Self::NotFound(_) => "not_found",
@@ -133,13 +137,13 @@ impl ApiError {
     }
 }
 
-/// What a 503 asks the client to wait before retrying (seconds).
+/// What a 503 or 429 asks the client to wait before retrying (seconds).
 pub const RETRY_AFTER_SECS: &str = "5";
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (self.status(), Json(self.body())).into_response();
-        if matches!(self, Self::Unavailable { .. }) {
+        if matches!(self, Self::Unavailable { .. } | Self::TooManyRequests(_)) {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,
                 axum::http::HeaderValue::from_static(RETRY_AFTER_SECS),

@@ -10,6 +10,7 @@
 //! * [`openapi`] — the OpenAPI document (`/api/openapi.json`) and Swagger UI (`/docs`).
 //! * [`endpoints`] — the recorded route table ([`routes()`] lists it).
 //! * [`extract`] — tenant (API key), request id and JSON body extractors.
+//! * [`limits`] — requests in flight per API key.
 //! * [`error`] — the error → status → JSON mapping.
 //! * [`bootstrap`] — the first API key.
 //! * [`observability`] — `/metrics`, request metrics and the request span.
@@ -31,6 +32,7 @@ pub mod cli;
 pub mod endpoints;
 pub mod error;
 pub mod extract;
+pub mod limits;
 pub mod mcp;
 pub mod observability;
 pub mod openapi;
@@ -101,11 +103,16 @@ pub fn routes() -> Vec<(Method, &'static str)> {
 
 pub fn router(svc: Services) -> Router {
     let limit = svc.config.server.body_limit_bytes;
+    let per_key = svc.config.server.max_concurrent_per_key;
     let (api, _) = endpoints().into_parts();
     let api = api
         .fallback(|| async { error::ApiError::NotFound("no such endpoint".into()) })
         .with_state(AppState { svc });
     api.layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn_with_state(
+            limits::KeyLimits::new(per_key),
+            limits::limit,
+        ))
         .layer(axum::middleware::from_fn(observability::track))
         .layer(
             TraceLayer::new_for_http()

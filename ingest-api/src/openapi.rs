@@ -176,6 +176,10 @@ fn conventions(path: &str, op: &mut Operation) {
         if path.starts_with("/api/admin/") {
             add("403", "Not an admin API key");
         }
+        add(
+            "429",
+            "The API key has `server.max_concurrent_per_key` requests in flight",
+        );
     }
     if has_body {
         add("400", "The body is empty or not JSON");

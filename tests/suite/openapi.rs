@@ -127,6 +127,7 @@ async fn every_operation_documents_its_key_errors_and_request_id() {
             "{what}: the bearer key, exactly on /api"
         );
         assert_eq!(responses.contains_key("401"), on_api, "{what}: 401");
+        assert_eq!(responses.contains_key("429"), on_api, "{what}: 429");
         if path.starts_with("/api/admin/") {
             assert!(responses.contains_key("403"), "{what}: admin only");
         }

@@ -56,6 +56,8 @@ pub struct ServerConfig {
     /// A request whose body has not fully arrived within this many seconds of its head
     /// gets 408 and its connection is closed.
     pub body_read_timeout_secs: u64,
+    /// Requests one API key may have in flight at once; more get 429.
+    pub max_concurrent_per_key: usize,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -133,6 +135,7 @@ impl Default for ServerConfig {
             body_limit_bytes: 2 * 1024 * 1024,
             header_read_timeout_secs: 30,
             body_read_timeout_secs: 30,
+            max_concurrent_per_key: 64,
         }
     }
 }
@@ -248,6 +251,10 @@ impl Config {
         anyhow::ensure!(
             self.server.header_read_timeout_secs >= 1 && self.server.body_read_timeout_secs >= 1,
             "server.header_read_timeout_secs and server.body_read_timeout_secs must be at least 1"
+        );
+        anyhow::ensure!(
+            self.server.max_concurrent_per_key >= 1,
+            "server.max_concurrent_per_key must be at least 1"
         );
         self.models.validate()?;
         self.graph.validate()?;

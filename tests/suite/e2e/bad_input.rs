@@ -528,3 +528,58 @@ async fn slow_clients_are_cut_off_while_others_are_served() {
     assert!(answer.contains("\"request_timeout\""), "{answer}");
     assert_eq!(api.get("/healthz").await.0, StatusCode::OK);
 }
+
+/// A key with `server.max_concurrent_per_key` requests in flight gets 429 with
+/// `Retry-After` for the next, while other keys are served; once one finishes, it is
+/// served again.
+#[tokio::test]
+async fn one_key_cannot_hold_every_slot() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, api) = process::embedded(
+        dir.path(),
+        KEY,
+        &[
+            ("COSMO_SERVER__MAX_CONCURRENT_PER_KEY", "1"),
+            ("COSMO_SERVER__BODY_READ_TIMEOUT_SECS", "2"),
+        ],
+    )
+    .await;
+    // One request in flight: its body never finishes.
+    let addr = api.base.trim_start_matches("http://").to_owned();
+    let mut held = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let request = format!(
+        "POST /api/sources HTTP/1.1\r\nHost: cosmo\r\nAuthorization: Bearer {KEY}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+    );
+    held.write_all(request.as_bytes()).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+
+    let answer = reqwest::Client::new()
+        .get(format!("{}/api/users/alice", api.base))
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(answer.headers().contains_key("retry-after"));
+    let body: Value = answer.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "rate_limited", "{body}");
+    // Another key is not held back (this one is unknown: refused, but not limited).
+    assert_eq!(
+        api.with_key(Some("another-key"))
+            .get("/api/users/alice")
+            .await
+            .0,
+        StatusCode::UNAUTHORIZED
+    );
+    // Requests without a key are not counted.
+    assert_eq!(api.with_key(None).get("/healthz").await.0, StatusCode::OK);
+
+    // The held request ends (408); the key is served again.
+    let mut rest = Vec::new();
+    let _ = held.read_to_end(&mut rest).await;
+    assert!(String::from_utf8_lossy(&rest).starts_with("HTTP/1.1 408"));
+    assert_eq!(api.get("/api/users/alice").await.0, StatusCode::NOT_FOUND);
+}
