@@ -478,7 +478,6 @@ async fn a_huge_participant_list_is_refused_at_once_and_stalls_nobody() {
 /// after `server.body_read_timeout_secs`; others are served meanwhile.
 #[tokio::test]
 async fn slow_clients_are_cut_off_while_others_are_served() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::time::{Duration, timeout};
 
     let dir = tempfile::tempdir().unwrap();
@@ -491,37 +490,20 @@ async fn slow_clients_are_cut_off_while_others_are_served() {
         ],
     )
     .await;
-    let addr = api.base.trim_start_matches("http://").to_owned();
-    let read_all = |mut s: tokio::net::TcpStream| async move {
-        let mut answer = Vec::new();
-        // EOF or a reset both end the connection.
-        let _ = s.read_to_end(&mut answer).await;
-        String::from_utf8_lossy(&answer).into_owned()
-    };
-
     // Half a request head, never finished.
-    let mut head = tokio::net::TcpStream::connect(&addr).await.unwrap();
-    head.write_all(b"POST /api/sources HTTP/1.1\r\nHost: cosmo\r\n")
-        .await
-        .unwrap();
-    // A whole head, then 10 of the 100 bytes it announces.
-    let mut body = tokio::net::TcpStream::connect(&addr).await.unwrap();
-    let request = format!(
-        "POST /api/sources HTTP/1.1\r\nHost: cosmo\r\nAuthorization: Bearer {KEY}\r\n\
-         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"user_id\":"
-    );
-    body.write_all(request.as_bytes()).await.unwrap();
+    let head = raw_request(&api, b"POST /api/sources HTTP/1.1\r\nHost: cosmo\r\n").await;
+    let body = half_sent_body(&api).await;
 
     assert_eq!(
         api.get("/healthz").await.0,
         StatusCode::OK,
         "others are served"
     );
-    let cut = timeout(Duration::from_secs(20), read_all(head))
+    let cut = timeout(Duration::from_secs(20), read_to_close(head))
         .await
         .expect("the half-sent head's connection is closed by the server");
     assert!(!cut.contains("202"), "{cut}");
-    let answer = timeout(Duration::from_secs(20), read_all(body))
+    let answer = timeout(Duration::from_secs(20), read_to_close(body))
         .await
         .expect("the half-sent body gets its answer and the connection closes");
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
@@ -534,8 +516,6 @@ async fn slow_clients_are_cut_off_while_others_are_served() {
 /// served again.
 #[tokio::test]
 async fn one_key_cannot_hold_every_slot() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
     let dir = tempfile::tempdir().unwrap();
     let (_server, api) = process::embedded(
         dir.path(),
@@ -547,13 +527,7 @@ async fn one_key_cannot_hold_every_slot() {
     )
     .await;
     // One request in flight: its body never finishes.
-    let addr = api.base.trim_start_matches("http://").to_owned();
-    let mut held = tokio::net::TcpStream::connect(&addr).await.unwrap();
-    let request = format!(
-        "POST /api/sources HTTP/1.1\r\nHost: cosmo\r\nAuthorization: Bearer {KEY}\r\n\
-         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
-    );
-    held.write_all(request.as_bytes()).await.unwrap();
+    let held = half_sent_body(&api).await;
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
 
     let answer = reqwest::Client::new()
@@ -578,8 +552,33 @@ async fn one_key_cannot_hold_every_slot() {
     assert_eq!(api.with_key(None).get("/healthz").await.0, StatusCode::OK);
 
     // The held request ends (408); the key is served again.
-    let mut rest = Vec::new();
-    let _ = held.read_to_end(&mut rest).await;
-    assert!(String::from_utf8_lossy(&rest).starts_with("HTTP/1.1 408"));
+    assert!(read_to_close(held).await.starts_with("HTTP/1.1 408"));
     assert_eq!(api.get("/api/users/alice").await.0, StatusCode::NOT_FOUND);
+}
+
+/// A connection to the API that has sent `bytes` and nothing more.
+async fn raw_request(api: &cosmo_tests::http::Api, bytes: &[u8]) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let addr = api.base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(bytes).await.unwrap();
+    stream
+}
+
+/// A whole `POST /api/sources` head with the API key, then 10 of the 100 body bytes it
+/// announces.
+async fn half_sent_body(api: &cosmo_tests::http::Api) -> tokio::net::TcpStream {
+    let request = format!(
+        "POST /api/sources HTTP/1.1\r\nHost: cosmo\r\nAuthorization: Bearer {KEY}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"user_id\":"
+    );
+    raw_request(api, request.as_bytes()).await
+}
+
+/// Everything the server sends until it closes the connection (EOF or a reset).
+async fn read_to_close(mut stream: tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer).await;
+    String::from_utf8_lossy(&answer).into_owned()
 }
