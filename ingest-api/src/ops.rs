@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use cosmo_shared::domain::input::read::{ContextInput, ExploreInput, FactInput, limit};
 use cosmo_shared::domain::input::{FieldError, parse_user_id};
 use cosmo_shared::domain::{Fact, FactFilter, FactWrite, MemoryKind, NewFact, Note, SourceMeta};
+use cosmo_shared::ids;
 use cosmo_shared::retrieval::context::{self, Context};
 use cosmo_shared::retrieval::{self, Exploration, RelationshipView, StorylineMeta};
 use serde::{Deserialize, Serialize};
@@ -27,8 +28,8 @@ pub async fn explore(
     body: Value,
     request_id: Option<String>,
 ) -> ApiResult<Exploration> {
-    let input = ExploreInput::parse(body)?;
-    tenant_user(app, tenant, &input.user_id).await?;
+    let mut input = ExploreInput::parse(body)?;
+    input.user_id = tenant_user(app, tenant, &input.user_id).await?;
     Ok(retrieval::explore(&app.svc, &input, request_id).await?)
 }
 
@@ -39,8 +40,8 @@ pub async fn context(
     body: Value,
     request_id: Option<String>,
 ) -> ApiResult<Context> {
-    let input = ContextInput::parse(body)?;
-    tenant_user(app, tenant, &input.user_id).await?;
+    let mut input = ContextInput::parse(body)?;
+    input.user_id = tenant_user(app, tenant, &input.user_id).await?;
     Ok(context::build(&app.svc, &input, request_id).await?)
 }
 
@@ -48,8 +49,7 @@ pub async fn context(
 /// confident one (`outcome` says what happened).
 pub async fn remember_fact(app: &AppState, tenant: &Tenant, body: Value) -> ApiResult<FactWrite> {
     let input = FactInput::parse_remember(body)?;
-    let user_id = input.user_id.clone().unwrap_or_default();
-    tenant_user(app, tenant, &user_id).await?;
+    let user_id = tenant_user(app, tenant, input.user_id.as_deref().unwrap_or_default()).await?;
     let fact = new_fact(app, &user_id, input).await?;
     Ok(app.svc.graph.store_fact(&fact).await?)
 }
@@ -141,7 +141,7 @@ pub async fn list_facts(
     params: FactListParams,
 ) -> ApiResult<FactList> {
     let user_id = parse_user_id("user_id", &params.user_id)?;
-    tenant_user(app, tenant, &user_id).await?;
+    let user_id = tenant_user(app, tenant, &user_id).await?;
     let filter = FactFilter {
         include_inactive: params.include_inactive,
         confirmed_only: params.confirmed_only,
@@ -158,13 +158,14 @@ pub async fn list_facts(
 /// [`NewFact`].
 async fn new_fact(app: &AppState, user_id: &str, input: FactInput) -> ApiResult<NewFact> {
     let svc = &app.svc;
+    let shown = ids::user_id_of(user_id);
     for (i, key) in input.about.iter().enumerate() {
         match svc.graph.node(key).await? {
             Some(n) if n.user_id == user_id => {}
             _ => {
                 return Err(FieldError::new(
                     format!("about[{i}]"),
-                    format!("{key} is not an entity of {user_id}"),
+                    format!("{key} is not an entity of {shown}"),
                 )
                 .into());
             }
@@ -176,7 +177,7 @@ async fn new_fact(app: &AppState, user_id: &str, input: FactInput) -> ApiResult<
             _ => {
                 return Err(FieldError::new(
                     format!("source_keys[{i}]"),
-                    format!("{key} is not a source of {user_id}"),
+                    format!("{key} is not a source of {shown}"),
                 )
                 .into());
             }
@@ -223,6 +224,7 @@ const LIST: usize = 50;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EntityView {
     pub entity_key: String,
+    #[serde(serialize_with = "ids::serialize_user_id")]
     pub user_id: String,
     /// `person`, `concept` or `entity`.
     pub kind: String,

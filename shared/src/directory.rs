@@ -1,8 +1,10 @@
-//! The directory: tenants, their API keys (stored hashed) and their users. A user id
-//! belongs to one tenant, the first that uses it; a key never reaches another tenant's
-//! users (SPEC §8). Lives in the relational database next to the queue.
-
-use std::collections::BTreeMap;
+//! The directory: tenants, their API keys (stored hashed) and their users. A user is
+//! (tenant, user id): the same id in two tenants is two users with separate memories,
+//! and a key never reaches another tenant's users. The rest of Cosmo (the graph, the
+//! queue, the usage ledger) knows a user by its graph user id, assigned here when the
+//! user is first claimed: the user id itself if no user has it as graph user id yet,
+//! else `<tenant>/<user id>` ([`ids::tenant_graph_user_id`]). Lives in the relational
+//! database next to the queue.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -17,8 +19,11 @@ pub struct Directory {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
 pub struct User {
-    pub user_id: String,
     pub tenant_id: String,
+    /// The id the tenant knows the user by.
+    pub user_id: String,
+    /// The id the graph, the queue and the usage ledger know the user by.
+    pub graph_user_id: String,
     pub full_name: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -53,13 +58,26 @@ impl Directory {
     }
 
     pub async fn migrate(&self) -> anyhow::Result<()> {
+        let migrator = self.migrator();
+        on_db!(&self.db, pool => migrator.run(pool).await)?;
+        Ok(())
+    }
+
+    /// Runs the migrations up to `version` only: a database as an older Cosmo left it
+    /// (tests of a migration).
+    pub async fn migrate_to(&self, version: i64) -> anyhow::Result<()> {
+        let migrator = self.migrator();
+        on_db!(&self.db, pool => migrator.run_to(version, pool).await)?;
+        Ok(())
+    }
+
+    fn migrator(&self) -> sqlx::migrate::Migrator {
         let mut migrator = match &self.db {
             Db::Sqlite(_) => sqlx::migrate!("../migrations/sqlite"),
             Db::Postgres(_) => sqlx::migrate!("../migrations/postgres"),
         };
         migrator.dangerous_set_table_name(MIGRATIONS_TABLE);
-        on_db!(&self.db, pool => migrator.run(pool).await)?;
-        Ok(())
+        migrator
     }
 
     /// Creates the tenant if it does not exist.
@@ -139,75 +157,90 @@ impl Directory {
         Ok(on_db!(&self.db, pool => sqlx::query_as(SQL).fetch_all(pool).await)?)
     }
 
-    pub async fn user(&self, user_id: &str) -> anyhow::Result<Option<User>> {
-        const SQL: &str = "SELECT user_id, tenant_id, full_name, created_at, updated_at
-                           FROM cosmo_users WHERE user_id = $1";
-        Ok(on_db!(&self.db, pool => sqlx::query_as(SQL).bind(user_id).fetch_optional(pool).await)?)
+    /// The user known to the graph as `graph_user_id`.
+    pub async fn user(&self, graph_user_id: &str) -> anyhow::Result<Option<User>> {
+        const SQL: &str =
+            "SELECT tenant_id, user_id, graph_user_id, full_name, created_at, updated_at
+                           FROM cosmo_users WHERE graph_user_id = $1";
+        Ok(
+            on_db!(&self.db, pool => sqlx::query_as(SQL).bind(graph_user_id).fetch_optional(pool).await)?,
+        )
     }
 
-    /// The tenant of each of `user_ids` that is already known.
-    pub async fn tenants_of(
+    /// The user `user_id` of `tenant_id`, if the tenant has used that id.
+    pub async fn tenant_user(
         &self,
-        user_ids: &[String],
-    ) -> anyhow::Result<BTreeMap<String, String>> {
-        let mut out = BTreeMap::new();
-        for user_id in user_ids {
-            if let Some(user) = self.user(user_id).await? {
-                out.insert(user.user_id, user.tenant_id);
-            }
-        }
-        Ok(out)
+        tenant_id: &str,
+        user_id: &str,
+    ) -> anyhow::Result<Option<User>> {
+        const SQL: &str =
+            "SELECT tenant_id, user_id, graph_user_id, full_name, created_at, updated_at
+                           FROM cosmo_users WHERE tenant_id = $1 AND user_id = $2";
+        Ok(
+            on_db!(&self.db, pool => sqlx::query_as(SQL).bind(tenant_id).bind(user_id).fetch_optional(pool).await)?,
+        )
     }
 
-    /// Registers unknown users in `tenant_id`. Returns the first user that belongs to
-    /// another tenant instead, if any (nothing is written then).
+    /// The graph user id of each of `user_ids` in `tenant_id`, in order ([`Self::claim_user`]).
     pub async fn claim_users(
         &self,
         tenant_id: &str,
         user_ids: &[String],
         at: DateTime<Utc>,
-    ) -> anyhow::Result<Result<(), String>> {
-        if let Some((user, _)) = self
-            .tenants_of(user_ids)
-            .await?
-            .into_iter()
-            .find(|(_, t)| t != tenant_id)
-        {
-            return Ok(Err(user));
-        }
-        const SQL: &str = "INSERT INTO cosmo_users (user_id, tenant_id, created_at, updated_at)
-                           VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING";
+    ) -> anyhow::Result<Vec<String>> {
+        let mut graph_user_ids = Vec::with_capacity(user_ids.len());
         for user_id in user_ids {
-            execute_on!(&self.db, pool => sqlx::query(SQL).bind(user_id).bind(tenant_id).bind(at))?;
+            graph_user_ids.push(self.claim_user(tenant_id, user_id, at).await?);
         }
-        // A concurrent claim by another tenant may have won a race: check again.
-        match self
-            .tenants_of(user_ids)
-            .await?
-            .into_iter()
-            .find(|(_, t)| t != tenant_id)
-        {
-            Some((user, _)) => Ok(Err(user)),
-            None => Ok(Ok(())),
+        Ok(graph_user_ids)
+    }
+
+    /// The graph user id of `user_id` in `tenant_id`; an unknown user becomes a user of
+    /// the tenant. Never refused: another tenant's user of the same id is another user.
+    pub async fn claim_user(
+        &self,
+        tenant_id: &str,
+        user_id: &str,
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<String> {
+        // `ON CONFLICT DO NOTHING` covers both keys: the tenant's user claimed meanwhile
+        // (by a concurrent request), or the bare id taken as graph user id by another
+        // tenant's user; the read after the insert tells which.
+        const SQL: &str = "INSERT INTO cosmo_users
+                               (tenant_id, user_id, graph_user_id, created_at, updated_at)
+                           VALUES ($1, $2, $3, $4, $4) ON CONFLICT DO NOTHING";
+        for graph_user_id in [
+            user_id.to_owned(),
+            ids::tenant_graph_user_id(tenant_id, user_id),
+        ] {
+            if let Some(user) = self.tenant_user(tenant_id, user_id).await? {
+                return Ok(user.graph_user_id);
+            }
+            execute_on!(&self.db, pool => sqlx::query(SQL)
+                .bind(tenant_id).bind(user_id).bind(&graph_user_id).bind(at))?;
+        }
+        match self.tenant_user(tenant_id, user_id).await? {
+            Some(user) => Ok(user.graph_user_id),
+            None => anyhow::bail!("user {user_id} of tenant {tenant_id} could not be registered"),
         }
     }
 
-    /// Stores the profile of a user of `tenant_id` (the caller checked the tenant).
     /// Forgets a user (erasure): the id may be claimed again afterwards.
-    pub async fn delete_user(&self, user_id: &str) -> anyhow::Result<bool> {
-        const SQL: &str = "DELETE FROM cosmo_users WHERE user_id = $1";
-        Ok(execute_on!(&self.db, pool => sqlx::query(SQL).bind(user_id))? == 1)
+    pub async fn delete_user(&self, graph_user_id: &str) -> anyhow::Result<bool> {
+        const SQL: &str = "DELETE FROM cosmo_users WHERE graph_user_id = $1";
+        Ok(execute_on!(&self.db, pool => sqlx::query(SQL).bind(graph_user_id))? == 1)
     }
 
+    /// Stores the profile of a user (the caller checked the tenant).
     pub async fn set_profile(
         &self,
-        user_id: &str,
+        graph_user_id: &str,
         full_name: &str,
         at: DateTime<Utc>,
     ) -> anyhow::Result<()> {
         const SQL: &str =
-            "UPDATE cosmo_users SET full_name = $2, updated_at = $3 WHERE user_id = $1";
-        execute_on!(&self.db, pool => sqlx::query(SQL).bind(user_id).bind(full_name).bind(at))?;
+            "UPDATE cosmo_users SET full_name = $2, updated_at = $3 WHERE graph_user_id = $1";
+        execute_on!(&self.db, pool => sqlx::query(SQL).bind(graph_user_id).bind(full_name).bind(at))?;
         Ok(())
     }
 }

@@ -117,6 +117,36 @@ fn write_canonical(v: &Value, out: &mut String) {
     }
 }
 
+/// The id the graph, the queue and the usage ledger know a user by when another tenant
+/// already has a user of this id: `<tenant>/<user id>`. The first tenant to use an id
+/// keeps the bare id. User ids cannot contain `/`, so the two forms never meet, and the
+/// user id is always what follows the last `/` ([`user_id_of`]).
+pub fn tenant_graph_user_id(tenant_id: &str, user_id: &str) -> String {
+    format!("{tenant_id}/{user_id}")
+}
+
+/// The user id a tenant knows a graph user id by: what answers show.
+pub fn user_id_of(graph_user_id: &str) -> &str {
+    graph_user_id.rsplit('/').next().unwrap_or(graph_user_id)
+}
+
+/// Serializes a graph user id as the tenant's user id (`#[serde(serialize_with)]` on
+/// the user ids of what the API answers).
+pub fn serialize_user_id<S: serde::Serializer>(
+    graph_user_id: &str,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(user_id_of(graph_user_id))
+}
+
+/// [`serialize_user_id`] for a list of users.
+pub fn serialize_user_ids<S: serde::Serializer>(
+    graph_user_ids: &[String],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(graph_user_ids.iter().map(|g| user_id_of(g)))
+}
+
 /// A new API key: `cosmo_` + 32 random bytes in hex. Shown once, stored hashed.
 pub fn new_api_key() -> String {
     let bytes: [u8; 32] = rand::random();
@@ -158,6 +188,32 @@ mod tests {
         assert_ne!(source_key("alice", "k"), source_key("bob", "k"));
         let id = NodeIdentity::person("Sarah Chen");
         assert_ne!(node_key("alice", &id), node_key("bob", &id));
+    }
+
+    #[test]
+    fn a_graph_user_id_shows_as_the_tenants_user_id() {
+        assert_eq!(user_id_of("alex"), "alex");
+        assert_eq!(user_id_of(&tenant_graph_user_id("acme", "alex")), "alex");
+        // A tenant id may hold a `/`; a user id never does.
+        assert_eq!(
+            user_id_of(&tenant_graph_user_id("acme/eu", "a.b@c:d")),
+            "a.b@c:d"
+        );
+        #[derive(serde::Serialize)]
+        struct Answer {
+            #[serde(serialize_with = "serialize_user_id")]
+            user_id: String,
+            #[serde(serialize_with = "serialize_user_ids")]
+            participants: Vec<String>,
+        }
+        let answer = Answer {
+            user_id: "acme/alex".into(),
+            participants: vec!["sam".into(), "acme/kim".into()],
+        };
+        assert_eq!(
+            serde_json::to_value(answer).unwrap(),
+            json!({"user_id": "alex", "participants": ["sam", "kim"]})
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub struct Meter {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct UsageSum {
     pub tenant_id: String,
+    #[serde(serialize_with = "crate::ids::serialize_user_id")]
     pub user_id: String,
     pub job_kind: String,
     pub calls: i64,

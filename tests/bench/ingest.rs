@@ -6,7 +6,7 @@
 //! The endpoint's store calls (`ingest-api/src/routes/sources.rs` and the API-key
 //! extractor in `ingest-api/src/extract.rs`), in order:
 //! 1. `directory.authenticate(key)` — the API key's tenant;
-//! 2. `directory.tenants_of(users)` — a user of another tenant is refused;
+//! 2. `directory.tenant_user(tenant, owner)` — the owner's graph user id, if known;
 //! 3. `graph.source(entity_key)` — an idempotency key reused for other content is refused;
 //! 4. `directory.claim_users(tenant, users)` — unknown users join the tenant;
 //! 5. `graph.create_source(source)` — the raw Source;
@@ -108,13 +108,14 @@ async fn store_calls(svc: &Services, input: SourceInput) -> anyhow::Result<()> {
         .ok_or_else(|| anyhow::anyhow!("unknown key"))?
         .tenant_id;
     let users = input.users();
-    svc.directory.tenants_of(&users).await?;
-    let new = input.into_new_source(None, now);
-    svc.graph.source(&new.entity_key).await?;
-    svc.directory
-        .claim_users(&tenant, &users, now)
-        .await?
-        .map_err(|u| anyhow::anyhow!("user {u} belongs to another tenant"))?;
+    if let Some(owner) = svc.directory.tenant_user(&tenant, &input.user_id).await? {
+        let (entity_key, _) = input.identity_for(&owner.graph_user_id, None);
+        svc.graph.source(&entity_key).await?;
+    }
+    let graph_user_ids = svc.directory.claim_users(&tenant, &users, now).await?;
+    let new = input
+        .with_graph_user_ids(&users, &graph_user_ids)
+        .into_new_source(None, now);
     svc.graph.create_source(&new).await?;
     let request_id = ulid::Ulid::generate().to_string();
     svc.queue

@@ -17,17 +17,16 @@ pub async fn store(svc: &Services, tenant: &str, body: Value) -> String {
     let now = svc.clock.now();
     let input = SourceInput::parse(body).unwrap_or_else(|e| panic!("a valid body: {e:?}"));
     svc.directory.ensure_tenant(tenant, now).await.unwrap();
-    svc.directory
-        .claim_users(tenant, &input.users(), now)
+    let users = input.users();
+    let graph_user_ids = svc
+        .directory
+        .claim_users(tenant, &users, now)
         .await
-        .unwrap()
-        .unwrap_or_else(|user| panic!("{user} belongs to another tenant"));
-    match svc
-        .graph
-        .create_source(&input.into_new_source(None, now))
-        .await
-        .unwrap()
-    {
+        .unwrap();
+    let new = input
+        .with_graph_user_ids(&users, &graph_user_ids)
+        .into_new_source(None, now);
+    match svc.graph.create_source(&new).await.unwrap() {
         SourceWrite::Created(s) | SourceWrite::Existing(s) => s.entity_key,
     }
 }

@@ -4,6 +4,7 @@
 mod admin;
 mod backfill;
 mod cli;
+mod directory;
 mod e2e;
 mod graph_contract;
 mod jobs_admin;

@@ -1,6 +1,7 @@
-//! Who may read what: a caller reaches the users of its own tenant only. A user, or a
-//! memory of a user, outside the caller's tenant does not exist for it (404), so ids
-//! cannot be probed across tenants.
+//! Who may read what: a caller reaches the users of its own tenant only. A user is
+//! (tenant, user id): the caller's `alex` is looked up among its own tenant's users, so
+//! another tenant's `alex` is another user, and a memory of another tenant's user does
+//! not exist for the caller (404): nothing tells a tenant which ids others use.
 
 use cosmo_shared::domain::MemoryKind;
 use cosmo_shared::retrieval::RetrievalError;
@@ -9,23 +10,23 @@ use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Tenant;
 
-/// `user_id` is a user of the caller's tenant.
-pub async fn tenant_user(app: &AppState, tenant: &Tenant, user_id: &str) -> ApiResult<()> {
-    match app.svc.directory.user(user_id).await? {
-        Some(u) if u.tenant_id == tenant.id => Ok(()),
-        _ => Err(ApiError::NotFound(format!("user {user_id} not found"))),
+/// The graph user id of the caller's user `user_id`, or 404 if the tenant has none.
+pub async fn tenant_user(app: &AppState, tenant: &Tenant, user_id: &str) -> ApiResult<String> {
+    match app.svc.directory.tenant_user(&tenant.id, user_id).await? {
+        Some(u) => Ok(u.graph_user_id),
+        None => Err(ApiError::NotFound(format!("user {user_id} not found"))),
     }
 }
 
-/// Whether `user_id` is a user of the caller's tenant.
-pub async fn in_tenant(app: &AppState, tenant: &Tenant, user_id: &str) -> ApiResult<bool> {
+/// Whether the user the graph knows as `graph_user_id` is a user of the caller's tenant.
+pub async fn in_tenant(app: &AppState, tenant: &Tenant, graph_user_id: &str) -> ApiResult<bool> {
     Ok(matches!(
-        app.svc.directory.user(user_id).await?,
+        app.svc.directory.user(graph_user_id).await?,
         Some(u) if u.tenant_id == tenant.id
     ))
 }
 
-/// The owner of a memory the caller may reach, or 404.
+/// The owner (graph user id) of a memory the caller may reach, or 404.
 pub async fn memory_owner(
     app: &AppState,
     tenant: &Tenant,

@@ -216,7 +216,7 @@ pub async fn weak(
 ) -> ApiResult<Json<WeakFacts>> {
     let Query(p) = params.map_err(query_error)?;
     let user_id = parse_user_id("user_id", &p.user_id)?;
-    tenant_user(&app, &tenant, &user_id).await?;
+    let user_id = tenant_user(&app, &tenant, &user_id).await?;
     let d = Weakness::default();
     let bar = |field: &str, v: Option<f64>, default: f64| match v {
         None => Ok(default),

@@ -10,8 +10,8 @@ use cosmo_shared::domain::input::{
     ExtractionRequestInput, SourceBody, SourceInput, idempotency_header, parse_user_id,
 };
 use cosmo_shared::domain::{ExtractionRecord, Source, SourceWrite};
-use cosmo_shared::pipeline;
 use cosmo_shared::queue::payloads::ProcessSource;
+use cosmo_shared::{ids, pipeline};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
@@ -42,8 +42,6 @@ pub struct SourceAccepted {
         (status = 202, description = "Stored; processing is queued", body = SourceAccepted),
         (status = 200, description = "The same item was already stored (`duplicate: true`)",
             body = SourceAccepted),
-        (status = 403, description = "The owner or a participant belongs to another tenant",
-            body = ErrorBody),
         (status = 409, description = "The idempotency key was used for different content",
             body = ErrorBody),
         (status = 422, description = "A field is invalid (`field` names it, e.g. \
@@ -66,33 +64,30 @@ pub async fn create(
     let svc = &app.svc;
     let now = svc.clock.now();
     let users = input.users();
-    let foreign =
-        |user: String| ApiError::Forbidden(format!("user {user} belongs to another tenant"));
-    // Refusals come before any write: another tenant's user (403), a reused key (409).
-    if let Some((user, _)) = svc
-        .directory
-        .tenants_of(&users)
-        .await?
-        .into_iter()
-        .find(|(_, t)| *t != tenant.id)
-    {
-        return Err(foreign(user));
-    }
-    let new = input.into_new_source(idempotency_key.as_deref(), now);
     let reused = |key: &str| {
         ApiError::Conflict(format!(
             "idempotency key already used for different content (source {key})"
         ))
     };
-    if let Some(existing) = svc.graph.source(&new.entity_key).await?
-        && existing.content_hash != new.content_hash
-    {
-        return Err(reused(&existing.entity_key));
-    }
-    svc.directory
-        .claim_users(&tenant.id, &users, now)
+    // Refusals come before any write. A reused key (409) is a Source of the owner's, so
+    // an owner the tenant has not used yet has none.
+    if let Some(owner) = svc
+        .directory
+        .tenant_user(&tenant.id, &input.user_id)
         .await?
-        .map_err(foreign)?;
+    {
+        let (entity_key, content_hash) =
+            input.identity_for(&owner.graph_user_id, idempotency_key.as_deref());
+        if let Some(existing) = svc.graph.source(&entity_key).await?
+            && existing.content_hash != content_hash
+        {
+            return Err(reused(&existing.entity_key));
+        }
+    }
+    let graph_user_ids = svc.directory.claim_users(&tenant.id, &users, now).await?;
+    let new = input
+        .with_graph_user_ids(&users, &graph_user_ids)
+        .into_new_source(idempotency_key.as_deref(), now);
     let (source, duplicate) = match svc.graph.create_source(&new).await? {
         SourceWrite::Created(s) => (s, false),
         SourceWrite::Existing(s) if s.content_hash != new.content_hash => {
@@ -172,8 +167,7 @@ pub async fn get(
     })?;
     let source = tenant_source(&app, &tenant, &key).await?;
     if let Some(user) = &params.as_user {
-        let user = parse_user_id("as_user", user)?;
-        require_participant(&source, &user)?;
+        let user = participant(&app, &tenant, &source, &parse_user_id("as_user", user)?).await?;
         pipeline::request_extraction(&app.svc, &key, &user, request_id).await?;
     }
     let extractions = app.svc.graph.extractions(&key).await?;
@@ -205,8 +199,8 @@ pub async fn request_extraction(
 ) -> ApiResult<(StatusCode, Json<ExtractionRecord>)> {
     let input = ExtractionRequestInput::parse(body)?;
     let source = tenant_source(&app, &tenant, &key).await?;
-    require_participant(&source, &input.user_id)?;
-    let record = pipeline::request_extraction(&app.svc, &key, &input.user_id, request_id).await?;
+    let user = participant(&app, &tenant, &source, &input.user_id).await?;
+    let record = pipeline::request_extraction(&app.svc, &key, &user, request_id).await?;
     Ok((StatusCode::ACCEPTED, Json(record)))
 }
 
@@ -243,14 +237,20 @@ async fn tenant_source(app: &AppState, tenant: &Tenant, key: &str) -> ApiResult<
     }
 }
 
-fn require_participant(source: &Source, user: &str) -> ApiResult<()> {
-    if source.is_participant(user) {
-        Ok(())
-    } else {
-        Err(ApiError::Forbidden(format!(
+/// The graph user id of the caller's user `user`, if a participant of `source`; else 403
+/// (a user the tenant has never used is no participant either).
+async fn participant(
+    app: &AppState,
+    tenant: &Tenant,
+    source: &Source,
+    user: &str,
+) -> ApiResult<String> {
+    match app.svc.directory.tenant_user(&tenant.id, user).await? {
+        Some(u) if source.is_participant(&u.graph_user_id) => Ok(u.graph_user_id),
+        _ => Err(ApiError::Forbidden(format!(
             "{user} is not a participant of source {}",
             source.entity_key
-        )))
+        ))),
     }
 }
 
@@ -258,8 +258,10 @@ fn require_participant(source: &Source, user: &str) -> ApiResult<()> {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SourceView {
     pub entity_key: String,
+    #[serde(serialize_with = "ids::serialize_user_id")]
     pub user_id: String,
     pub team_id: Option<String>,
+    #[serde(serialize_with = "ids::serialize_user_ids")]
     pub participants: Vec<String>,
     pub source_type: String,
     pub context_type: Option<String>,

@@ -32,7 +32,6 @@ pub struct UserView {
         and `. _ - @ :`)")),
     responses(
         (status = 200, description = "The profile", body = UserView),
-        (status = 403, description = "The user belongs to another tenant", body = ErrorBody),
         (status = 409, description = "Another of the user's nodes already has that name",
             body = ErrorBody),
         (status = 422, description = "A field or the user id is invalid", body = ErrorBody),
@@ -47,22 +46,13 @@ pub async fn put(
     let profile = ProfileInput::parse(body)?;
     let svc = &app.svc;
     let now = svc.clock.now();
-    if svc
-        .directory
-        .claim_users(&tenant.id, std::slice::from_ref(&user_id), now)
-        .await?
-        .is_err()
-    {
-        return Err(ApiError::Forbidden(format!(
-            "user {user_id} belongs to another tenant"
-        )));
-    }
+    let graph_user_id = svc.directory.claim_user(&tenant.id, &user_id, now).await?;
     // The graph first: a name clash (409) must leave the stored profile unchanged.
     svc.graph
-        .upsert_owner(&user_id, &profile.full_name, now)
+        .upsert_owner(&graph_user_id, &profile.full_name, now)
         .await?;
     svc.directory
-        .set_profile(&user_id, &profile.full_name, now)
+        .set_profile(&graph_user_id, &profile.full_name, now)
         .await?;
     view(&app, &tenant, &user_id).await.map(Json)
 }
@@ -101,9 +91,9 @@ pub async fn erase(
     Path(user_id): Path<String>,
 ) -> ApiResult<Json<cosmo_shared::erasure::ErasureReport>> {
     let user_id = parse_user_id("user_id", &user_id)?;
-    super::access::tenant_user(&app, &tenant, &user_id).await?;
+    let graph_user_id = super::access::tenant_user(&app, &tenant, &user_id).await?;
     Ok(Json(
-        cosmo_shared::erasure::erase_user(&app.svc, &user_id).await?,
+        cosmo_shared::erasure::erase_user(&app.svc, &graph_user_id).await?,
     ))
 }
 
@@ -111,11 +101,10 @@ async fn view(app: &AppState, tenant: &Tenant, user_id: &str) -> ApiResult<UserV
     let user = app
         .svc
         .directory
-        .user(user_id)
+        .tenant_user(&tenant.id, user_id)
         .await?
-        .filter(|u| u.tenant_id == tenant.id)
         .ok_or_else(|| ApiError::NotFound(format!("user {user_id} not found")))?;
-    let owner = app.svc.graph.owner(user_id).await?;
+    let owner = app.svc.graph.owner(&user.graph_user_id).await?;
     Ok(UserView {
         user_id: user.user_id,
         full_name: user.full_name,

@@ -28,6 +28,7 @@ string_enum!(ExtractionStatus {
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct ExtractionRecord {
     pub source_key: String,
+    #[serde(serialize_with = "crate::ids::serialize_user_id")]
     pub user_id: String,
     pub status: ExtractionStatus,
     pub requested_at: DateTime<Utc>,

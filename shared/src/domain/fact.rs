@@ -12,6 +12,7 @@ use super::Lifecycle;
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Fact {
     pub fact_id: String,
+    #[serde(serialize_with = "crate::ids::serialize_user_id")]
     pub user_id: String,
     pub text: String,
     pub category: Option<String>,

@@ -207,16 +207,46 @@ impl SourceInput {
         users
     }
 
-    /// Fixes the de-duplication key and the entity key. The key is `external_id`, else
-    /// the `Idempotency-Key` header, else the content hash, so that re-posting the same
-    /// item for the same user yields the same Source.
-    pub fn into_new_source(self, idempotency_header: Option<&str>, at: DateTime<Utc>) -> NewSource {
+    /// The same input with its users as the graph knows them: `users` (as
+    /// [`Self::users`] lists them) become `graph_user_ids`, position by position.
+    pub fn with_graph_user_ids(mut self, users: &[String], graph_user_ids: &[String]) -> Self {
+        let graph_id = |user: &mut String| {
+            if let Some(graph) = users
+                .iter()
+                .position(|u| u == user)
+                .and_then(|i| graph_user_ids.get(i))
+            {
+                user.clone_from(graph);
+            }
+        };
+        graph_id(&mut self.user_id);
+        self.participants.iter_mut().for_each(graph_id);
+        self
+    }
+
+    /// The de-duplication key and the content hash. The key is `external_id`, else the
+    /// `Idempotency-Key` header, else the content hash, so that re-posting the same item
+    /// for the same user yields the same Source.
+    fn keys(&self, idempotency_header: Option<&str>) -> (String, String) {
         let content_hash = ids::content_hash(self.source_type, &self.raw_content, self.started_at);
         let idempotency_key = match (&self.external_id, idempotency_header) {
             (Some(external), _) => format!("external:{external}"),
             (None, Some(header)) => format!("request:{header}"),
             (None, None) => format!("content:{content_hash}"),
         };
+        (idempotency_key, content_hash)
+    }
+
+    /// The entity key this item has as a Source of `owner` (a graph user id), and its
+    /// content hash: what an existing Source of that key must match to be a duplicate.
+    pub fn identity_for(&self, owner: &str, idempotency_header: Option<&str>) -> (String, String) {
+        let (idempotency_key, content_hash) = self.keys(idempotency_header);
+        (ids::source_key(owner, &idempotency_key), content_hash)
+    }
+
+    /// Fixes the de-duplication key and the entity key (see [`Self::identity_for`]).
+    pub fn into_new_source(self, idempotency_header: Option<&str>, at: DateTime<Utc>) -> NewSource {
+        let (idempotency_key, content_hash) = self.keys(idempotency_header);
         let confidence = self
             .provenance
             .as_ref()

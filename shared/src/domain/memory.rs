@@ -58,6 +58,7 @@ impl MemoryKind {
 pub struct MemoryLifecycle {
     pub kind: MemoryKind,
     pub key: String,
+    #[serde(serialize_with = "crate::ids::serialize_user_id")]
     pub user_id: String,
     pub lifecycle: Lifecycle,
 }
@@ -77,6 +78,7 @@ string_enum!(Actor { System = "system", User = "user" });
 pub struct LifecycleEvent {
     pub memory_kind: MemoryKind,
     pub memory_key: String,
+    #[serde(serialize_with = "crate::ids::serialize_user_id")]
     pub user_id: String,
     pub previous_state: MemoryState,
     pub new_state: MemoryState,
@@ -117,6 +119,7 @@ pub struct LifecycleChange {
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct SourceBrief {
     pub entity_key: String,
+    #[serde(serialize_with = "crate::ids::serialize_user_id")]
     pub user_id: String,
     pub summary: String,
     pub event_time: DateTime<Utc>,

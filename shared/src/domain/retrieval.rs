@@ -122,6 +122,7 @@ pub fn relationship_label(from: &str, relationship_type: &str, to: &str) -> Stri
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct SourceMeta {
     pub entity_key: String,
+    #[serde(serialize_with = "crate::ids::serialize_user_id")]
     pub user_id: String,
     pub source_type: SourceType,
     pub context_type: Option<String>,

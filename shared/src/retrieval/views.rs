@@ -46,6 +46,7 @@ pub struct Exploration {
 pub struct SourceView {
     pub entity_key: String,
     /// The owner; a team Source may belong to another user the caller takes part with.
+    #[serde(serialize_with = "crate::ids::serialize_user_id")]
     pub user_id: String,
     pub source_type: String,
     pub context_type: Option<String>,

@@ -236,9 +236,11 @@ pub async fn ingest_conversation(
     let now = svc.clock.now();
     svc.directory.ensure_tenant("default", now).await?;
     let users = [owner.to_owned(), other.to_owned()];
-    if let Err(user) = svc.directory.claim_users("default", &users, now).await? {
-        anyhow::bail!("{user} belongs to another tenant");
-    }
+    let graph_user_ids = svc.directory.claim_users("default", &users, now).await?;
+    anyhow::ensure!(
+        graph_user_ids == users,
+        "{users:?} are known to the graph as {graph_user_ids:?}"
+    );
     svc.graph.upsert_owner(owner, &c.a.full_name(), now).await?;
     svc.directory
         .set_profile(owner, &c.a.full_name(), now)

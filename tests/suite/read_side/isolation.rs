@@ -7,7 +7,7 @@ use cosmo_shared::ids;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use super::world::{World, day, node_named, note};
+use super::world::{World, day, keys_of, node_named, note};
 
 /// Every key of `user`'s memories, and the user's Sarah, Storyline, Macro and fact.
 struct Memories {
@@ -220,4 +220,114 @@ async fn another_tenant_reaches_nothing_and_changes_nothing() {
     assert_eq!(after, before, "nothing changed, nothing was recalled");
     assert_eq!(w.read(&format!("/api/facts/{f}")).await, fact_before);
     assert!(w.svc.directory.user("alice").await.unwrap().is_some());
+}
+
+/// A user is (tenant, user id): another tenant's `alice` is another user, with her own
+/// memories, and nothing tells either tenant that the other uses the id.
+#[tokio::test]
+async fn the_same_user_id_in_two_tenants_is_two_users() {
+    let w = World::new().await;
+    let acme = memories(&w, "alice", "tulips").await;
+    let globex = w.other_tenant().await;
+
+    // Before globex uses the id, its alice is as unknown as an id nobody uses.
+    let unknown = |answer: Value, id: &str| answer.to_string().replace(id, "ID");
+    let (used, used_answer) = globex.get("/api/users/alice").await;
+    let (unused, unused_answer) = globex.get("/api/users/nobody").await;
+    assert_eq!(used, StatusCode::NOT_FOUND);
+    assert_eq!(
+        (used, unknown(used_answer, "alice")),
+        (unused, unknown(unused_answer, "nobody"))
+    );
+
+    let mut theirs = Vec::new();
+    for n in 0..3 {
+        let text = format!(
+            "Project meeting {n} with Sarah Chen about quixotry. Sarah Chen reviewed the quixotry plan."
+        );
+        let (status, accepted) = globex.post("/api/sources", &note("alice", n, &text)).await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{accepted}");
+        theirs.push(accepted["entity_key"].as_str().unwrap().to_owned());
+    }
+    assert!(
+        theirs.iter().all(|k| !acme.all.contains(k)),
+        "the same item of two users is two Sources"
+    );
+    // The workers know globex's alice by her graph user id.
+    let graph_user_id = w
+        .svc
+        .directory
+        .tenant_user("globex", "alice")
+        .await
+        .unwrap()
+        .expect("globex's alice")
+        .graph_user_id;
+    assert_ne!(graph_user_id, "alice");
+    for key in &theirs {
+        w.process(key).await;
+        w.extract(key, &graph_user_id).await;
+    }
+
+    // Each tenant's alice finds her own meetings with Sarah Chen, never the other's.
+    let ask = json!({ "user_id": "alice", "queries": [{ "query": "Sarah Chen project meeting plan quixotry tulips" }] });
+    let (status, mine) = w.api.post("/api/explore", &ask).await;
+    assert_eq!(status, StatusCode::OK, "{mine}");
+    let (status, other) = globex.post("/api/explore", &ask).await;
+    assert_eq!(status, StatusCode::OK, "{other}");
+    let sources = |answer: &Value| keys_of(answer, "sources", "entity_key");
+    assert!(!sources(&mine).is_empty() && !sources(&other).is_empty());
+    assert!(
+        sources(&mine).iter().all(|k| acme.all.contains(k)),
+        "{mine}"
+    );
+    assert!(
+        sources(&other).iter().all(|k| theirs.contains(k)),
+        "{other}"
+    );
+    assert!(!mine.to_string().contains("quixotry"), "{mine}");
+    assert!(!other.to_string().contains("tulips"), "{other}");
+    // Answers show the id the tenant uses, never the graph's.
+    for answer in [
+        &other,
+        &globex.get(&format!("/api/sources/{}", theirs[0])).await.1,
+    ] {
+        assert!(!answer.to_string().contains(&graph_user_id), "{answer}");
+    }
+    let (_, source) = globex.get(&format!("/api/sources/{}", theirs[0])).await;
+    assert_eq!(source["user_id"], "alice", "{source}");
+    assert_eq!(source["participants"], json!(["alice"]), "{source}");
+    // Neither tenant reaches the other's Sources.
+    assert_eq!(
+        globex.get(&format!("/api/sources/{}", acme.all[0])).await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        w.api.get(&format!("/api/sources/{}", theirs[0])).await.0,
+        StatusCode::NOT_FOUND
+    );
+
+    // Erasing globex's alice leaves acme's alice as she was.
+    let before = cosmo_shared::graph::GraphSnapshot::of_user(&*w.svc.graph, "alice")
+        .await
+        .unwrap();
+    assert_eq!(
+        globex
+            .send(Method::DELETE, "/api/users/alice", None, &[])
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let after = cosmo_shared::graph::GraphSnapshot::of_user(&*w.svc.graph, "alice")
+        .await
+        .unwrap();
+    assert_eq!(after, before);
+    assert!(
+        cosmo_shared::graph::GraphSnapshot::of_user(&*w.svc.graph, &graph_user_id)
+            .await
+            .unwrap()
+            .sources
+            .is_empty(),
+        "globex's alice is erased"
+    );
+    assert_eq!(w.read("/api/users/alice").await["user_id"], "alice");
 }
