@@ -33,6 +33,14 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// A well-formed field that names something the caller cannot reach (a fact about
+    /// another user's entity): 404, naming the field.
+    #[error("{0}")]
+    FieldNotFound(FieldError),
+    /// A well-formed field that conflicts with the state of what it changes (e.g. a
+    /// correction that leaves a structured fact's slot): 409, naming the field.
+    #[error("{0}")]
+    FieldConflict(FieldError),
     /// The request was accepted in part (e.g. the Source is stored) but a dependency is
     /// down; `detail` tells the client what did happen.
     #[error("{message}")]
@@ -71,8 +79,8 @@ impl ApiError {
             Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
-            Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::NotFound(_) | Self::FieldNotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) | Self::FieldConflict(_) => StatusCode::CONFLICT,
             Self::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -88,8 +96,8 @@ impl ApiError {
             Self::TooManyRequests(_) => "rate_limited",
             Self::Unauthorized(_) => "unauthorized",
             Self::Forbidden(_) => "forbidden",
-            Self::NotFound(_) => "not_found",
-            Self::Conflict(_) => "conflict",
+            Self::NotFound(_) | Self::FieldNotFound(_) => "not_found",
+            Self::Conflict(_) | Self::FieldConflict(_) => "conflict",
             Self::Unavailable { .. } => "service_unavailable",
             Self::Internal(_) => "internal_error",
         }
@@ -122,7 +130,9 @@ impl ApiError {
     pub fn body(&self) -> serde_json::Value {
         let mut error = json!({ "code": self.code(), "message": self.to_string() });
         match self {
-            Self::Validation(e) => error["field"] = json!(e.field),
+            Self::Validation(e) | Self::FieldNotFound(e) | Self::FieldConflict(e) => {
+                error["field"] = json!(e.field);
+            }
             Self::Unavailable {
                 detail: Some(detail),
                 ..
@@ -177,8 +187,9 @@ pub struct ErrorDetail {
     pub code: String,
     /// For people; on a validation error, `<field>: <what is wrong>`.
     pub message: String,
-    /// On validation errors: the offending field, as a path (`raw_content.body`,
-    /// `queries[0].query`; `query` for a query string, `body` for the body as a whole).
+    /// On validation errors (and a 404 or 409 caused by one field): the offending field,
+    /// as a path (`raw_content.body`, `queries[0].query`; `query` for a query string,
+    /// `body` for the body as a whole).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// On a 503 after a partial success: what did happen (e.g. the stored Source's

@@ -83,15 +83,27 @@ use crate::routes;
 )]
 pub struct ApiDoc;
 
-/// The document, built once.
+mod rules;
+
+/// The document as generated from the code, built once.
 pub fn document() -> &'static utoipa::openapi::OpenApi {
     static DOC: LazyLock<utoipa::openapi::OpenApi> = LazyLock::new(ApiDoc::openapi);
     &DOC
 }
 
+/// The document as served: [`document`] with the [`rules`] it cannot state by itself.
+pub fn served() -> &'static serde_json::Value {
+    static SERVED: LazyLock<serde_json::Value> = LazyLock::new(|| {
+        let mut doc = serde_json::to_value(document()).unwrap_or_default();
+        rules::add(&mut doc);
+        doc
+    });
+    &SERVED
+}
+
 /// `GET /api/openapi.json` (no API key).
-pub async fn json() -> Json<&'static utoipa::openapi::OpenApi> {
-    Json(document())
+pub async fn json() -> Json<&'static serde_json::Value> {
+    Json(served())
 }
 
 /// Swagger UI at `/docs`, reading `/api/openapi.json`; its files are served from the

@@ -71,7 +71,7 @@ pub async fn correct_fact(
         // A structured fact keeps its slot; a correction must say the new value.
         match &input.slot {
             None => {
-                return Err(ApiError::Validation(FieldError::new(
+                return Err(ApiError::FieldConflict(FieldError::new(
                     "value",
                     format!(
                         "fact {id} is structured ({category}/{key}): its correction needs \
@@ -80,7 +80,7 @@ pub async fn correct_fact(
                 )));
             }
             Some((c, k, _)) if c != category || k != key => {
-                return Err(ApiError::Validation(FieldError::new(
+                return Err(ApiError::FieldConflict(FieldError::new(
                     "key",
                     format!("a correction keeps the fact's slot {category}/{key}"),
                 )));
@@ -163,11 +163,10 @@ async fn new_fact(app: &AppState, user_id: &str, input: FactInput) -> ApiResult<
         match svc.graph.node(key).await? {
             Some(n) if n.user_id == user_id => {}
             _ => {
-                return Err(FieldError::new(
+                return Err(ApiError::FieldNotFound(FieldError::new(
                     format!("about[{i}]"),
                     format!("{key} is not an entity of {shown}"),
-                )
-                .into());
+                )));
             }
         }
     }
@@ -175,11 +174,10 @@ async fn new_fact(app: &AppState, user_id: &str, input: FactInput) -> ApiResult<
         match svc.graph.source(key).await? {
             Some(s) if s.is_participant(user_id) => {}
             _ => {
-                return Err(FieldError::new(
+                return Err(ApiError::FieldNotFound(FieldError::new(
                     format!("source_keys[{i}]"),
                     format!("{key} is not a source of {shown}"),
-                )
-                .into());
+                )));
             }
         }
     }

@@ -130,6 +130,8 @@ async fn admins_list_count_and_retry_jobs_over_http() {
         ("state=zombie", "state"),
         ("kind=teleport", "kind"),
         ("colour=red", "query"),
+        ("limit=0", "limit"),
+        ("limit=1001", "limit"),
     ] {
         let (status, body) = admin.get(&format!("/api/admin/jobs?{query}")).await;
         assert_eq!(

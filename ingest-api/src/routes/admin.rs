@@ -37,7 +37,7 @@ pub(crate) fn require_admin(tenant: &Tenant) -> ApiResult<()> {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct UsageParams {
-    /// RFC 3339; default 30 days before `to`.
+    /// RFC 3339, not after `to`; default 30 days before `to`.
     #[param(format = DateTime)]
     pub from: Option<String>,
     /// RFC 3339, exclusive; default now.
@@ -117,6 +117,7 @@ pub async fn usage(
 #[into_params(parameter_in = Query)]
 pub struct RunsParams {
     /// Only runs of this job kind.
+    #[param(value_type = Option<JobKind>)]
     pub kind: Option<String>,
     /// At most this many (default 50, at most 1000).
     #[param(minimum = 1, maximum = 1000)]
@@ -144,7 +145,7 @@ pub async fn job_runs(
         kind.parse::<JobKind>()
             .map_err(|e| ApiError::Validation(FieldError::new("kind", e.to_string())))?;
     }
-    let limit = p.limit.unwrap_or(50).clamp(1, 1000);
+    let limit = admin_limit(p.limit)?;
     Ok(Json(app.svc.runs.recent(p.kind.as_deref(), limit).await?))
 }
 
@@ -176,9 +177,8 @@ pub struct RunAccepted {
 #[utoipa::path(post, path = "/api/admin/jobs/{kind}/run", tag = "admin",
     request_body(content = Option<RunBody>, description = "Optional: without a body, the \
         job runs as of now"),
-    params(("kind" = String, Path, description = "`decay`, `promote-storylines`, \
-        `refresh-storylines`, `promote-macros`, `refresh-macros`, \
-        `consolidate-descriptions`, `cleanup-notes`, `consolidate-episodic` or `reconcile`")),
+    params(("kind" = inline(PeriodicKind), Path, description = "A periodic job: a maintenance job or \
+        `reconcile`")),
     responses(
         (status = 202, description = "Enqueued", body = RunAccepted),
         (status = 404, description = "No such job kind", body = ErrorBody),
@@ -195,7 +195,7 @@ pub async fn run_job(
     let kind = kind
         .parse::<JobKind>()
         .map_err(|e| ApiError::NotFound(format!("no job kind: {e}")))?;
-    if !kind.is_maintenance() && kind != JobKind::Reconcile {
+    if !PeriodicKind::kinds().any(|k| k == kind) {
         return Err(ApiError::Validation(FieldError::new(
             "kind",
             format!("{kind} is not a periodic job"),
@@ -203,7 +203,7 @@ pub async fn run_job(
     }
     // The body is optional: none means "now".
     let body: RunBody = match body {
-        None => RunBody::default(),
+        None | Some(serde_json::Value::Null) => RunBody::default(),
         Some(v) => cosmo_shared::domain::input::from_value(v)?,
     };
     let as_of = body
@@ -323,6 +323,7 @@ pub struct JobsParams {
     #[param(value_type = Option<JobState>)]
     pub state: Option<String>,
     /// A job kind, e.g. `process-source`.
+    #[param(value_type = Option<JobKind>)]
     pub kind: Option<String>,
     /// At most this many (default 50, at most 1000).
     #[param(minimum = 1, maximum = 1000)]
@@ -362,7 +363,7 @@ pub async fn jobs(
             .map(|k| k.parse::<JobKind>())
             .transpose()
             .map_err(|e| ApiError::Validation(FieldError::new("kind", e.to_string())))?,
-        limit: p.limit.unwrap_or(50).clamp(1, 1000),
+        limit: admin_limit(p.limit)?,
     };
     let jobs = app.svc.queue.list_jobs(&filter).await.map_err(queue_down)?;
     Ok(Json(jobs.into_iter().map(JobView::from).collect()))
@@ -443,6 +444,7 @@ pub async fn retry_job(
 #[serde(deny_unknown_fields)]
 pub struct RetryDeadBody {
     /// Only dead jobs of this kind (default: every kind).
+    #[schema(value_type = Option<JobKind>)]
     pub kind: Option<String>,
 }
 
@@ -472,7 +474,7 @@ pub async fn retry_dead(
 ) -> ApiResult<Json<Retried>> {
     require_admin(&tenant)?;
     let body: RetryDeadBody = match body {
-        None => RetryDeadBody::default(),
+        None | Some(serde_json::Value::Null) => RetryDeadBody::default(),
         Some(v) => cosmo_shared::domain::input::from_value(v)?,
     };
     let kind = body
@@ -484,3 +486,38 @@ pub async fn retry_dead(
     let retried = app.svc.queue.retry_dead(kind).await.map_err(queue_down)?;
     Ok(Json(Retried { retried }))
 }
+
+/// A listing's size: 1 to 1000, 50 when absent.
+fn admin_limit(limit: Option<usize>) -> ApiResult<usize> {
+    match limit.unwrap_or(50) {
+        n @ 1..=1000 => Ok(n),
+        _ => Err(ApiError::Validation(FieldError::new(
+            "limit",
+            "must be from 1 to 1000",
+        ))),
+    }
+}
+
+/// The kinds `POST /api/admin/jobs/{kind}/run` runs: the maintenance jobs and the
+/// reconciler (the schema of its `kind`, listed from [`JobKind`]).
+pub struct PeriodicKind;
+
+impl PeriodicKind {
+    pub fn kinds() -> impl Iterator<Item = JobKind> {
+        JobKind::ALL
+            .iter()
+            .copied()
+            .filter(|k| k.is_maintenance() || *k == JobKind::Reconcile)
+    }
+}
+
+impl utoipa::PartialSchema for PeriodicKind {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(Self::kinds().map(JobKind::as_str)))
+            .into()
+    }
+}
+
+impl ToSchema for PeriodicKind {}

@@ -28,9 +28,9 @@ use crate::ops::{self, FactList, FactListParams};
         (status = 201, description = "Stored (`outcome: stored`)", body = FactWrite),
         (status = 200, description = "Not stored: the same fact exists (`unchanged`) or a more \
             confident value is kept (`kept_existing`)", body = FactWrite),
-        (status = 404, description = "`user_id` is not a user of the caller's tenant", body = ErrorBody),
-        (status = 422, description = "A field is invalid, or `about`/`source_keys` name \
-            something that is not the user's", body = ErrorBody),
+        (status = 404, description = "`user_id` is not a user of the caller's tenant, or \
+            `about`/`source_keys` name something that is not the user's", body = ErrorBody),
+        (status = 422, description = "A field is invalid", body = ErrorBody),
         (status = 503, description = "The embedding model is unavailable", body = ErrorBody),
     ))]
 pub async fn remember(
@@ -54,11 +54,12 @@ pub async fn remember(
     params(("id" = String, Path, description = "The fact to correct")),
     responses(
         (status = 201, description = "The new fact", body = Fact),
-        (status = 404, description = "No such fact for the caller's tenant", body = ErrorBody),
-        (status = 409, description = "The fact is no longer live, or the slot it moves into \
+        (status = 404, description = "No such fact for the caller's tenant, or \
+            `about`/`source_keys` name something that is not the user's", body = ErrorBody),
+        (status = 409, description = "The fact is no longer live; it is structured and the \
+            correction does not keep its slot (`field` says which); or the slot it moves into \
             holds another live fact", body = ErrorBody),
-        (status = 422, description = "A field is invalid; a structured fact's correction must \
-            keep its slot", body = ErrorBody),
+        (status = 422, description = "A field is invalid", body = ErrorBody),
         (status = 503, description = "The embedding model is unavailable", body = ErrorBody),
     ))]
 pub async fn correct(
@@ -180,6 +181,11 @@ pub async fn list(
 #[into_params(parameter_in = Query)]
 pub struct WeakParams {
     /// A user of the caller's tenant.
+    #[param(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
     user_id: String,
     /// Facts with a salience below this (0 to 1, default 0.2)…
     #[param(minimum = 0.0, maximum = 1.0)]

@@ -37,7 +37,7 @@ pub struct SourceAccepted {
 #[utoipa::path(post, path = "/api/sources", tag = "sources", request_body = SourceBody,
     params(("Idempotency-Key" = Option<String>, Header,
         description = "De-duplicates retries when there is no `external_id` (1 to 256 \
-            printable characters)")),
+            printable ASCII characters)", pattern = r"^[!-~]([ -~]{0,254}[!-~])?$")),
     responses(
         (status = 202, description = "Stored; processing is queued", body = SourceAccepted),
         (status = 200, description = "The same item was already stored (`duplicate: true`)",
@@ -134,6 +134,11 @@ pub async fn create(
 #[into_params(parameter_in = Query)]
 pub struct ReadParams {
     /// Read as this participant: their extraction starts if it has not.
+    #[param(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
     pub as_user: Option<String>,
     /// Also return `raw_content` as posted.
     #[serde(default)]

@@ -29,7 +29,7 @@ pub struct UserView {
 /// name. A new user id is claimed for the caller's tenant.
 #[utoipa::path(put, path = "/api/users/{user_id}", tag = "users", request_body = ProfileInput,
     params(("user_id" = String, Path, description = "The user id (1 to 128 letters, digits \
-        and `. _ - @ :`)")),
+        and `. _ - @ :`)", min_length = 1, max_length = 128, pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$")),
     responses(
         (status = 200, description = "The profile", body = UserView),
         (status = 409, description = "Another of the user's nodes already has that name",
@@ -59,7 +59,8 @@ pub async fn put(
 
 /// A user's profile
 #[utoipa::path(get, path = "/api/users/{user_id}", tag = "users",
-    params(("user_id" = String, Path, description = "The user id")),
+    params(("user_id" = String, Path, description = "The user id", min_length = 1,
+        max_length = 128, pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$")),
     responses(
         (status = 200, description = "The profile", body = UserView),
         (status = 404, description = "Not a user of the caller's tenant", body = ErrorBody),
@@ -79,7 +80,8 @@ pub async fn get(
 /// Everything of the user, gone (SPEC §6): Sources, nodes, facts, queued jobs, usage
 /// rows and the directory entry.
 #[utoipa::path(delete, path = "/api/users/{user_id}", tag = "users",
-    params(("user_id" = String, Path, description = "The user id")),
+    params(("user_id" = String, Path, description = "The user id", min_length = 1,
+        max_length = 128, pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$")),
     responses(
         (status = 200, description = "What was erased", body = cosmo_shared::erasure::ErasureReport),
         (status = 404, description = "Not a user of the caller's tenant", body = ErrorBody),

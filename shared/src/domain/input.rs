@@ -70,10 +70,14 @@ pub struct SourceBody {
     pub team_id: Option<String>,
     /// Other users who took part; each gets their own extraction when they ask for it.
     /// At most 200 users with the owner.
-    #[schema(max_items = 199)]
+    #[schema(max_items = 199, inline, value_type = Option<Vec<UserId>>)]
     pub participants: Option<Vec<String>>,
-    /// Free label of the setting (`1:1`, `standup`…), 1 to 64 characters.
-    #[schema(min_length = 1, max_length = 64)]
+    /// Free label of the setting (`1:1`, `standup`…), 1 to 64 characters (trimmed).
+    #[schema(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]*$"
+    )]
     pub context_type: Option<String>,
     /// When it happened (RFC 3339).
     #[schema(format = DateTime)]
@@ -91,9 +95,24 @@ pub struct SourceBody {
     pub ttl_policy: Option<String>,
     /// The item's id in the integration; re-posting it is idempotent (1 to 256
     /// printable characters).
-    #[schema(min_length = 1, max_length = 256)]
+    #[schema(
+        min_length = 1,
+        max_length = 256,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]+$"
+    )]
     pub external_id: Option<String>,
 }
+
+/// A user id: 1 to 128 letters, digits and `. _ - @ :`, not `.` or `..` (the schema of
+/// the user ids of a list).
+#[derive(ToSchema)]
+#[schema(
+    min_length = 1,
+    max_length = 128,
+    pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+)]
+#[allow(dead_code)]
+pub struct UserId(String);
 
 /// A checked `POST /api/sources` body. Turned into a [`NewSource`] once the caller's
 /// idempotency key and the time are known.
@@ -278,8 +297,13 @@ impl SourceInput {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"full_name": "Alex Johnson"}))]
 pub struct ProfileInput {
-    /// The user's full name (trimmed, at most 200 characters); names the owner Person.
-    #[schema(min_length = 1, max_length = 200)]
+    /// The user's full name (trimmed, at most 200 characters, with a letter or digit);
+    /// names the owner Person.
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\W_][^\u0000-\u001F\u007F-\u009F]*$"
+    )]
     pub full_name: String,
 }
 
@@ -329,6 +353,28 @@ impl ExtractionRequestInput {
             user_id: parse_user_id("user_id", &input.user_id)?,
         })
     }
+}
+
+/// An optional whole number as JSON Schema's `integer` means it: any number without a
+/// fraction, so `17.0` is 17 (`#[serde(default, deserialize_with = "whole_number")]`).
+pub(crate) fn whole_number<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    use serde::de::Error;
+    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    n.as_u64()
+        .or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(f))
+                .map(|f| f as u64)
+        })
+        .and_then(|w| T::try_from(w).ok())
+        .map(Some)
+        .ok_or_else(|| D::Error::custom(format!("must be a whole number in range, not {n}")))
 }
 
 /// Deserialises a JSON object with the path of the failing field in the error.
@@ -389,7 +435,7 @@ fn identifier(field: &str, s: &str) -> Result<String, FieldError> {
 }
 
 fn key_field(field: &str, s: &str) -> Result<String, FieldError> {
-    if s.is_empty() || s.len() > 256 || s.chars().any(char::is_control) {
+    if s.is_empty() || s.chars().count() > 256 || s.chars().any(char::is_control) {
         return Err(FieldError::new(field, "must be 1-256 printable characters"));
     }
     Ok(s.to_owned())

@@ -8,7 +8,19 @@ use serde::{Deserialize, Serialize};
 use crate::domain::string_enum;
 
 /// Every kind of job a worker can run. The wire name is also the queue name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum JobKind {
     ProcessSource,

@@ -142,7 +142,7 @@ async fn corrections_chain_and_explain_their_provenance() {
             .await;
         assert_eq!(
             (status, refused["error"]["field"].as_str()),
-            (StatusCode::UNPROCESSABLE_ENTITY, Some(field)),
+            (StatusCode::CONFLICT, Some(field)),
             "{refused}"
         );
     }
@@ -277,11 +277,8 @@ async fn a_fact_points_only_at_its_own_users_memories() {
             json!({ "user_id": "alex", "text": "Knows Maria", field: [key] }),
         )
         .await;
-        assert_eq!(
-            status,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "{field}: {answer}"
-        );
+        // Another user's memory does not exist for alex's fact.
+        assert_eq!(status, StatusCode::NOT_FOUND, "{field}: {answer}");
         assert_eq!(answer["error"]["field"], format!("{field}[0]"));
     }
     assert!(live_texts(&w, "").await.is_empty(), "nothing stored");

@@ -72,9 +72,11 @@ pub struct ExploreBody {
     #[schema(min_items = 1, max_items = 10)]
     pub queries: Vec<QueryBody>,
     /// 1: Sources and semantic nodes; 2: Storylines; 3: Macros.
+    #[serde(default, deserialize_with = "super::whole_number")]
     #[schema(minimum = 1, maximum = 3, default = 1)]
     pub granularity: Option<u8>,
     /// Results per list.
+    #[serde(default, deserialize_with = "super::whole_number")]
     #[schema(minimum = 1, maximum = 100, default = 10)]
     pub limit: Option<usize>,
     /// Also return archived memories.
@@ -96,7 +98,11 @@ pub struct ExploreBody {
 #[serde(deny_unknown_fields)]
 pub struct QueryBody {
     /// What to look for, in words (trimmed; 1 to 4000 characters).
-    #[schema(min_length = 1, max_length = 4000)]
+    #[schema(
+        min_length = 1,
+        max_length = 4000,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub query: String,
     /// Cosine similarity below which the vector signal ignores a candidate; default
     /// `retrieval.vector_threshold`.
@@ -180,9 +186,14 @@ pub struct ContextBody {
     )]
     pub user_id: String,
     /// The message the memory is for (trimmed; 1 to 4000 characters).
-    #[schema(min_length = 1, max_length = 4000)]
+    #[schema(
+        min_length = 1,
+        max_length = 4000,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub message: String,
     /// Token budget of the rendered context; default `retrieval.context_budget_tokens`.
+    #[serde(default, deserialize_with = "super::whole_number")]
     #[schema(minimum = 1, maximum = 16000)]
     pub budget_tokens: Option<u64>,
     /// How to render it.
@@ -248,25 +259,41 @@ pub struct RememberFactBody {
     )]
     pub user_id: String,
     /// The fact in words; required without a slot, default `"<category> <key>: <value>"`.
-    #[schema(min_length = 1, max_length = 2000)]
+    #[schema(
+        min_length = 1,
+        max_length = 2000,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub text: Option<String>,
-    #[schema(min_length = 1, max_length = 64)]
+    #[schema(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub category: Option<String>,
     /// One live value per (user, category, key).
-    #[schema(min_length = 1, max_length = 128)]
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub key: Option<String>,
-    #[schema(min_length = 1, max_length = 2000)]
+    #[schema(
+        min_length = 1,
+        max_length = 2000,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub value: Option<String>,
     /// A less confident value never replaces a more confident one.
     #[schema(minimum = 0.0, maximum = 1.0, default = 1.0)]
     pub confidence: Option<f64>,
     /// Entity keys of the user's nodes the fact is about (at most 50).
     #[serde(default)]
-    #[schema(max_items = 50)]
+    #[schema(max_items = 50, inline, value_type = Vec<FactKey>)]
     pub about: Vec<String>,
     /// Keys of the user's Sources it came from (at most 50).
     #[serde(default)]
-    #[schema(max_items = 50)]
+    #[schema(max_items = 50, inline, value_type = Vec<FactKey>)]
     pub source_keys: Vec<String>,
 }
 
@@ -280,26 +307,53 @@ pub struct RememberFactBody {
     "key": "coffee", "value": "oat flat white"}))]
 pub struct CorrectionBody {
     /// The fact in words; required without a slot, default `"<category> <key>: <value>"`.
-    #[schema(min_length = 1, max_length = 2000)]
+    #[schema(
+        min_length = 1,
+        max_length = 2000,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub text: Option<String>,
-    #[schema(min_length = 1, max_length = 64)]
+    #[schema(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub category: Option<String>,
-    #[schema(min_length = 1, max_length = 128)]
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub key: Option<String>,
-    #[schema(min_length = 1, max_length = 2000)]
+    #[schema(
+        min_length = 1,
+        max_length = 2000,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub value: Option<String>,
     #[schema(minimum = 0.0, maximum = 1.0, default = 1.0)]
     pub confidence: Option<f64>,
     /// Entity keys of the user's nodes it is about (at most 50); default: what the
     /// corrected fact was about.
     #[serde(default)]
-    #[schema(max_items = 50)]
+    #[schema(max_items = 50, inline, value_type = Vec<FactKey>)]
     pub about: Vec<String>,
     /// Keys of the user's Sources it came from (at most 50).
     #[serde(default)]
-    #[schema(max_items = 50)]
+    #[schema(max_items = 50, inline, value_type = Vec<FactKey>)]
     pub source_keys: Vec<String>,
 }
+
+/// An entity key or Source key a fact refers to (the schema of the items of `about` and
+/// `source_keys`).
+#[derive(ToSchema)]
+#[schema(
+    min_length = 1,
+    max_length = 256,
+    pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+)]
+#[allow(dead_code)]
+pub struct FactKey(String);
 
 /// A fact body, whichever endpoint it came to.
 struct FactBody {
@@ -487,6 +541,34 @@ mod tests {
             field(json!({"user_id": "ann", "queries": [{"query": "x"}], "mode": "fast"})),
             "mode"
         );
+    }
+
+    /// JSON Schema's `integer` is any number without a fraction: what the OpenAPI
+    /// document calls an integer, the server takes.
+    #[test]
+    fn whole_numbers_may_be_written_with_a_fraction_of_zero() {
+        let explore = |extra: Value| {
+            let mut body = json!({"user_id": "ann", "queries": [{"query": "x"}]});
+            body.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            ExploreInput::parse(body)
+        };
+        let ok = explore(json!({"limit": 7.0, "granularity": 2.0})).unwrap();
+        assert_eq!((ok.limit, ok.granularity), (7, Granularity::Meso));
+        for bad in [
+            json!({"limit": 7.5}),
+            json!({"limit": -3.0}),
+            json!({"granularity": 300}),
+            json!({"limit": "7"}),
+        ] {
+            let field = bad.as_object().unwrap().keys().next().unwrap().clone();
+            assert_eq!(explore(bad).unwrap_err().field, field);
+        }
+        let context =
+            ContextInput::parse(json!({"user_id": "ann", "message": "hi", "budget_tokens": 800.0}))
+                .unwrap();
+        assert_eq!(context.budget_tokens, Some(800));
     }
 
     #[test]
