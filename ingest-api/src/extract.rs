@@ -144,6 +144,27 @@ where
     }
 }
 
+/// Bodies larger than this are parsed on the blocking pool: a large body never holds a
+/// runtime thread other requests are waiting for.
+const PARSE_INLINE_MAX: usize = 16 * 1024;
+
+/// Runs CPU-heavy work (parsing, hashing a large body) on the blocking pool.
+pub(crate) async fn off_runtime<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::Error::new(e).context("a blocking task failed")))
+}
+
+/// [`parse_json`], off the runtime threads for a large body.
+async fn parse_json_body(bytes: Bytes) -> Result<Value, ApiError> {
+    if bytes.len() <= PARSE_INLINE_MAX {
+        return parse_json(&bytes);
+    }
+    off_runtime(move || parse_json(&bytes)).await?
+}
+
 /// The body as JSON; an object that names a key twice is refused (parsers disagree on
 /// which value wins, so the request is ambiguous).
 pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
@@ -242,7 +263,7 @@ where
                 "the request body is empty; expected a JSON object".into(),
             ));
         }
-        parse_json(&bytes).map(JsonBody)
+        parse_json_body(bytes).await.map(JsonBody)
     }
 }
 
@@ -258,6 +279,6 @@ where
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self(None));
         }
-        parse_json(&bytes).map(|v| Self(Some(v)))
+        parse_json_body(bytes).await.map(|v| Self(Some(v)))
     }
 }

@@ -18,7 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{JsonBody, Path, RequestId, Tenant};
+use crate::extract::{JsonBody, Path, RequestId, Tenant, off_runtime};
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SourceAccepted {
@@ -56,7 +56,8 @@ pub async fn create(
     headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> ApiResult<(StatusCode, Json<SourceAccepted>)> {
-    let input = SourceInput::parse(body)?;
+    // Reading the item and hashing its content (up to the body limit) is CPU work.
+    let input = off_runtime(move || SourceInput::parse(body)).await??;
     let idempotency_key = match headers.get("idempotency-key") {
         None => None,
         Some(v) => Some(idempotency_header(v.to_str().unwrap_or("\u{0}"))?),

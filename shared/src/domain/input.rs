@@ -131,6 +131,8 @@ pub struct SourceInput {
     pub sensitivity: Sensitivity,
     pub ttl_policy: TtlPolicy,
     pub external_id: Option<String>,
+    /// [`ids::content_hash`] of the item, computed once when it is parsed.
+    pub content_hash: String,
 }
 
 impl SourceInput {
@@ -204,6 +206,7 @@ impl SourceInput {
                 .as_deref()
                 .map(|e| key_field("external_id", e))
                 .transpose()?,
+            content_hash: ids::content_hash(source_type, &raw_content, started_at),
             user_id,
             participants,
             source_type,
@@ -247,7 +250,7 @@ impl SourceInput {
     /// `Idempotency-Key` header, else the content hash, so that re-posting the same item
     /// for the same user yields the same Source.
     fn keys(&self, idempotency_header: Option<&str>) -> (String, String) {
-        let content_hash = ids::content_hash(self.source_type, &self.raw_content, self.started_at);
+        let content_hash = self.content_hash.clone();
         let idempotency_key = match (&self.external_id, idempotency_header) {
             (Some(external), _) => format!("external:{external}"),
             (None, Some(header)) => format!("request:{header}"),
