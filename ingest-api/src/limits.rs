@@ -2,10 +2,12 @@
 //! client (a runaway agent loop, a slow uploader) cannot take every connection and
 //! worker slot from the others. A request over the limit gets 429 `rate_limited` with
 //! `Retry-After` at once. Requests without a key (health, metrics) are not counted;
-//! the key is the presented `Authorization` value, before it is checked.
+//! the key is the presented `Authorization` value, before it is checked. And no
+//! `/api/…` request runs longer than `server.request_timeout_secs` ([`deadline`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;
@@ -69,4 +71,29 @@ pub async fn limit(State(limits): State<Arc<KeyLimits>>, request: Request, next:
     drop(semaphore);
     limits.release(&key);
     response
+}
+
+/// Answers 503 with `Retry-After` for an `/api/…` request still unanswered after
+/// `server.request_timeout_secs`: a store that hangs costs a client that long at most.
+/// The handler's work is dropped there: a transaction not committed rolls back, and a
+/// Source stored but not yet enqueued is queued by the reconciler.
+pub async fn deadline(State(timeout): State<Duration>, request: Request, next: Next) -> Response {
+    if !request.uri().path().starts_with("/api/") {
+        return next.run(request).await;
+    }
+    match tokio::time::timeout(timeout, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::warn!(timeout_secs = timeout.as_secs(), "request timed out");
+            ApiError::Unavailable {
+                message: format!(
+                    "the request did not finish within {} s (a store may be slow or out of \
+                     reach); retry later",
+                    timeout.as_secs()
+                ),
+                detail: None,
+            }
+            .into_response()
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! and browsable with Swagger UI at `/docs` (its files are compiled into the binary).
 //!
 //! What every endpoint shares is added once, by [`Conventions`]: the bearer key on
-//! `/api/*` (with its 401), the 403 of admin endpoints, the 400, 408 and 413 of a body,
+//! `/api/*` (with its 401, 429 and 503), the 403 of admin endpoints, the 400, 408 and 413 of a body,
 //! the 500, the `x-request-id` header, and an `operationId` unique in the document
 //! (`<tag>_<handler>`: handlers of different resources share names such as `get`).
 
@@ -191,6 +191,11 @@ fn conventions(path: &str, op: &mut Operation) {
         add(
             "429",
             "The API key has `server.max_concurrent_per_key` requests in flight",
+        );
+        add(
+            "503",
+            "A store or the job queue is out of reach, or the request did not finish \
+             within `server.request_timeout_secs`: retry after `Retry-After` seconds",
         );
     }
     if has_body {

@@ -17,5 +17,6 @@ mod openapi;
 mod pipeline;
 mod queue_contract;
 mod read_side;
+mod request_deadline;
 mod retrieval;
 mod scheduling;

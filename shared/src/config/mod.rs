@@ -58,6 +58,11 @@ pub struct ServerConfig {
     pub body_read_timeout_secs: u64,
     /// Requests one API key may have in flight at once; more get 429.
     pub max_concurrent_per_key: usize,
+    /// An `/api/…` request not answered within this many seconds gets 503 with
+    /// `Retry-After` (a store that hangs: a held SQLite write lock, a PostgreSQL that
+    /// takes no connections), and its work is dropped. Longer than
+    /// `body_read_timeout_secs`, so a slow body still gets its 408.
+    pub request_timeout_secs: u64,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -136,6 +141,7 @@ impl Default for ServerConfig {
             header_read_timeout_secs: 30,
             body_read_timeout_secs: 30,
             max_concurrent_per_key: 64,
+            request_timeout_secs: 60,
         }
     }
 }
@@ -255,6 +261,10 @@ impl Config {
         anyhow::ensure!(
             self.server.max_concurrent_per_key >= 1,
             "server.max_concurrent_per_key must be at least 1"
+        );
+        anyhow::ensure!(
+            self.server.request_timeout_secs >= 1,
+            "server.request_timeout_secs must be at least 1"
         );
         self.models.validate()?;
         self.graph.validate()?;
