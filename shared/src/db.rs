@@ -73,7 +73,13 @@ impl DbUrl {
 }
 
 impl Db {
-    pub async fn connect(url: &str, max_connections: u32) -> anyhow::Result<Self> {
+    /// A pool on `url` of at most `max_connections`; a PostgreSQL connection is waited
+    /// for at most `acquire_timeout`.
+    pub async fn connect(
+        url: &str,
+        max_connections: u32,
+        acquire_timeout: Duration,
+    ) -> anyhow::Result<Self> {
         Ok(match DbUrl::parse(url)? {
             DbUrl::Sqlite(path) => {
                 Self::Sqlite(crate::graph::sqlite::open_pool(&path, max_connections).await?)
@@ -81,7 +87,7 @@ impl Db {
             DbUrl::Postgres(url) => Self::Postgres(
                 PgPoolOptions::new()
                     .max_connections(max_connections)
-                    .acquire_timeout(Duration::from_secs(10))
+                    .acquire_timeout(acquire_timeout)
                     .connect(&url)
                     .await
                     .with_context(|| format!("connecting to PostgreSQL at {}", redact(&url)))?,

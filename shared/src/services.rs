@@ -106,7 +106,12 @@ pub struct Services {
 impl Services {
     /// Connects to the configured stores and brings their schemas up to date.
     pub async fn connect(config: Config) -> anyhow::Result<Self> {
-        let db = Db::connect(&config.database.url, config.database.max_connections).await?;
+        let db = Db::connect(
+            &config.database.url,
+            config.database.max_connections,
+            std::time::Duration::from_secs(config.database.acquire_timeout_secs.max(1)),
+        )
+        .await?;
         let graph: Arc<dyn GraphStore> = match config.graph.backend {
             GraphBackend::Sqlite => {
                 let path = config.graph_sqlite_path();

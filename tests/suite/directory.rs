@@ -12,11 +12,15 @@ const BEFORE_TENANT_USERS: i64 = 3;
 
 async fn sqlite(dir: &std::path::Path) -> Db {
     let url = format!("sqlite://{}", dir.join("directory.db").display());
-    Db::connect(&url, 4).await.unwrap()
+    Db::connect(&url, 4, std::time::Duration::from_secs(10))
+        .await
+        .unwrap()
 }
 
 async fn postgres(pg: &TempPostgres) -> Db {
-    Db::connect(&pg.url, 4).await.unwrap()
+    Db::connect(&pg.url, 4, std::time::Duration::from_secs(10))
+        .await
+        .unwrap()
 }
 
 /// Runs `check` on a fresh SQLite directory and a fresh PostgreSQL one.

@@ -72,6 +72,10 @@ pub struct DatabaseConfig {
     /// job queue and the directory (tenants, API keys, users).
     pub url: String,
     pub max_connections: u32,
+    /// PostgreSQL: how long a request for a connection may wait (for a free one, or for
+    /// the server to take a new one) before it fails; an API request then answers 503.
+    /// A database that is down is noticed this fast.
+    pub acquire_timeout_secs: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -151,6 +155,7 @@ impl Default for DatabaseConfig {
         Self {
             url: "sqlite://cosmo-data/cosmo.db".into(),
             max_connections: 20,
+            acquire_timeout_secs: 2,
         }
     }
 }
@@ -330,6 +335,7 @@ impl std::fmt::Debug for DatabaseConfig {
         f.debug_struct("DatabaseConfig")
             .field("url", &crate::db::redact(&self.url))
             .field("max_connections", &self.max_connections)
+            .field("acquire_timeout_secs", &self.acquire_timeout_secs)
             .finish()
     }
 }

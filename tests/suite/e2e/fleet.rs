@@ -296,7 +296,8 @@ async fn a_stopped_worker_finishes_its_job_first() {
 }
 
 /// PostgreSQL (queue and directory) closed to connections: the API answers 503 with
-/// `Retry-After`, not 500, and writes nothing; once it reopens, posts are accepted again.
+/// `Retry-After`, not 500, within `database.acquire_timeout_secs` (2 s) and the answer's
+/// way back, and writes nothing; once it reopens, posts are accepted again.
 #[tokio::test]
 async fn a_database_outage_is_a_503_to_retry_later() {
     let dir = tempfile::tempdir().unwrap();
@@ -322,7 +323,9 @@ async fn a_database_outage_is_a_503_to_retry_later() {
             .json(&body)
             .send()
     };
+    let started = std::time::Instant::now();
     let answer = post("During the outage.").await.unwrap();
+    let waited = started.elapsed();
     let status = answer.status();
     let retry_after = answer.headers().get("retry-after").cloned();
     let body: serde_json::Value = answer.json().await.unwrap_or_default();
@@ -335,6 +338,10 @@ async fn a_database_outage_is_a_503_to_retry_later() {
         "{body}"
     );
     assert!(retry_after.is_some(), "a 503 says when to retry");
+    assert!(
+        waited < Duration::from_secs(5),
+        "the outage is noticed by the acquire timeout, not after 10 s: {waited:?}"
+    );
     let (status, ready) = api.get("/readyz").await;
     assert_eq!(
         (
