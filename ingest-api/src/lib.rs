@@ -104,7 +104,10 @@ pub fn routes() -> Vec<(Method, &'static str)> {
 pub fn router(svc: Services) -> Router {
     let limit = svc.config.server.body_limit_bytes;
     let per_key = svc.config.server.max_concurrent_per_key;
-    let deadline = std::time::Duration::from_secs(svc.config.server.request_timeout_secs.max(1));
+    let deadline = (
+        std::time::Duration::from_secs(svc.config.server.request_timeout_secs.max(1)),
+        std::time::Duration::from_secs(svc.config.server.lock_wait_secs),
+    );
     let (api, _) = endpoints().into_parts();
     let api = api
         .fallback(|| async { error::ApiError::NotFound("no such endpoint".into()) })

@@ -77,11 +77,17 @@ pub async fn limit(State(limits): State<Arc<KeyLimits>>, request: Request, next:
 /// `server.request_timeout_secs`: a store that hangs costs a client that long at most.
 /// The handler's work is dropped there: a transaction not committed rolls back, and a
 /// Source stored but not yet enqueued is queued by the reconciler.
-pub async fn deadline(State(timeout): State<Duration>, request: Request, next: Next) -> Response {
+/// Its SQLite writes wait `server.lock_wait_secs` at most for another writer's lock.
+pub async fn deadline(
+    State((timeout, lock_wait)): State<(Duration, Duration)>,
+    request: Request,
+    next: Next,
+) -> Response {
     if !request.uri().path().starts_with("/api/") {
         return next.run(request).await;
     }
-    match tokio::time::timeout(timeout, next.run(request)).await {
+    let work = cosmo_shared::graph::sqlite::with_lock_wait(lock_wait, next.run(request));
+    match tokio::time::timeout(timeout, work).await {
         Ok(response) => response,
         Err(_) => {
             tracing::warn!(timeout_secs = timeout.as_secs(), "request timed out");

@@ -63,6 +63,9 @@ pub struct ServerConfig {
     /// takes no connections), and its work is dropped. Longer than
     /// `body_read_timeout_secs`, so a slow body still gets its 408.
     pub request_timeout_secs: u64,
+    /// On SQLite: how long an API request's write waits for the lock another writer
+    /// holds before the request answers 503 (jobs wait 30 s).
+    pub lock_wait_secs: u64,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -146,6 +149,7 @@ impl Default for ServerConfig {
             body_read_timeout_secs: 30,
             max_concurrent_per_key: 64,
             request_timeout_secs: 60,
+            lock_wait_secs: 2,
         }
     }
 }

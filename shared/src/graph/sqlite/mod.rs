@@ -104,6 +104,22 @@ impl SqliteGraph {
     }
 }
 
+/// How long a write waits for the lock another writer holds (SQLite's busy timeout)
+/// unless the task says otherwise ([`with_lock_wait`]): generous, for jobs that share
+/// the file with other processes' long batches.
+pub const LOCK_WAIT: Duration = Duration::from_secs(30);
+
+tokio::task_local! {
+    static TASK_LOCK_WAIT: Duration;
+}
+
+/// Runs `work` with its SQLite writes waiting at most `wait` for another writer's lock
+/// before failing with "database is locked" (which the API answers with 503). Set on
+/// each connection as the task acquires it, so work of other tasks keeps [`LOCK_WAIT`].
+pub async fn with_lock_wait<F: std::future::Future>(wait: Duration, work: F) -> F::Output {
+    TASK_LOCK_WAIT.scope(wait, work).await
+}
+
 /// Connection settings for every SQLite file Cosmo opens: WAL so readers never block
 /// the writer, `synchronous = NORMAL` (durable across process crashes, and across power
 /// loss up to the last checkpoint), a generous busy timeout for multi-process use,
@@ -115,7 +131,7 @@ pub fn connect_options(path: &Path) -> SqliteConnectOptions {
         .create_if_missing(true)
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Normal)
-        .busy_timeout(Duration::from_secs(30))
+        .busy_timeout(LOCK_WAIT)
         .foreign_keys(true)
         .pragma("temp_store", "memory")
         .pragma("secure_delete", "ON")
@@ -133,10 +149,27 @@ pub async fn open_pool(path: &Path, max_connections: u32) -> anyhow::Result<Sqli
         // Another connection's DDL (a migration run by a second process) expires this
         // connection's schema. The first write to a table with FTS5 triggers that then
         // re-prepares fails with "no such table" (seen with SQLite 3.51); reading the
-        // schema table first reloads the schema before any real statement runs.
+        // schema table first reloads the schema before any real statement runs. And the
+        // busy timeout is the acquiring task's (see `with_lock_wait`).
+        .after_connect(|conn, _| {
+            Box::pin(async move {
+                if let Ok(wait) = TASK_LOCK_WAIT.try_with(|w| *w) {
+                    let pragma = format!("PRAGMA busy_timeout = {}", wait.as_millis());
+                    sqlx::raw_sql(sqlx::AssertSqlSafe(pragma))
+                        .execute(conn)
+                        .await?;
+                }
+                Ok(())
+            })
+        })
         .before_acquire(|conn, _| {
             Box::pin(async move {
-                sqlx::query("SELECT 1 FROM sqlite_schema LIMIT 1")
+                let wait = TASK_LOCK_WAIT.try_with(|w| *w).unwrap_or(LOCK_WAIT);
+                let statements = format!(
+                    "PRAGMA busy_timeout = {}; SELECT 1 FROM sqlite_schema LIMIT 1",
+                    wait.as_millis()
+                );
+                sqlx::raw_sql(sqlx::AssertSqlSafe(statements))
                     .execute(&mut *conn)
                     .await?;
                 Ok(true)
