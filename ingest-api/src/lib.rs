@@ -106,7 +106,7 @@ pub fn router(svc: Services) -> Router {
     let per_key = svc.config.server.max_concurrent_per_key;
     let deadline = (
         std::time::Duration::from_secs(svc.config.server.request_timeout_secs.max(1)),
-        std::time::Duration::from_secs(svc.config.server.lock_wait_secs),
+        std::time::Duration::from_millis(svc.config.server.lock_wait_ms),
     );
     let (api, _) = endpoints().into_parts();
     let api = api

@@ -77,7 +77,7 @@ pub async fn limit(State(limits): State<Arc<KeyLimits>>, request: Request, next:
 /// `server.request_timeout_secs`: a store that hangs costs a client that long at most.
 /// The handler's work is dropped there: a transaction not committed rolls back, and a
 /// Source stored but not yet enqueued is queued by the reconciler.
-/// Its SQLite writes wait `server.lock_wait_secs` at most for another writer's lock.
+/// Its SQLite writes wait `server.lock_wait_ms` at most for another writer's lock.
 pub async fn deadline(
     State((timeout, lock_wait)): State<(Duration, Duration)>,
     request: Request,

@@ -109,7 +109,7 @@ impl Services {
         let db = Db::connect(
             &config.database.url,
             config.database.max_connections,
-            std::time::Duration::from_secs(config.database.acquire_timeout_secs.max(1)),
+            std::time::Duration::from_millis(config.database.acquire_timeout_ms.max(1)),
         )
         .await?;
         let graph: Arc<dyn GraphStore> = match config.graph.backend {

@@ -1,6 +1,6 @@
 //! A store that hangs costs a client little: with the embedded store's write lock held
 //! by another connection, a post is answered 503 with `Retry-After` after
-//! `server.lock_wait_secs` (2 s), or `server.request_timeout_secs` if that comes first,
+//! `server.lock_wait_ms` (1.5 s), or `server.request_timeout_secs` if that comes first,
 //! instead of waiting out SQLite's 30 s busy timeout; once the lock is released the
 //! retried post is accepted, once.
 
@@ -84,7 +84,7 @@ async fn a_held_write_lock_is_a_503_to_retry_and_nothing_is_lost() {
 #[tokio::test]
 async fn a_request_past_its_timeout_is_a_503_to_retry_and_nothing_is_lost() {
     post_through_a_held_lock(|c| {
-        c.server.lock_wait_secs = 30;
+        c.server.lock_wait_ms = 30_000;
         c.server.request_timeout_secs = 1;
     })
     .await;

@@ -65,7 +65,7 @@ pub struct ServerConfig {
     pub request_timeout_secs: u64,
     /// On SQLite: how long an API request's write waits for the lock another writer
     /// holds before the request answers 503 (jobs wait 30 s).
-    pub lock_wait_secs: u64,
+    pub lock_wait_ms: u64,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -78,7 +78,7 @@ pub struct DatabaseConfig {
     /// PostgreSQL: how long a request for a connection may wait (for a free one, or for
     /// the server to take a new one) before it fails; an API request then answers 503.
     /// A database that is down is noticed this fast.
-    pub acquire_timeout_secs: u64,
+    pub acquire_timeout_ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -149,7 +149,7 @@ impl Default for ServerConfig {
             body_read_timeout_secs: 30,
             max_concurrent_per_key: 64,
             request_timeout_secs: 60,
-            lock_wait_secs: 2,
+            lock_wait_ms: 1500,
         }
     }
 }
@@ -159,7 +159,7 @@ impl Default for DatabaseConfig {
         Self {
             url: "sqlite://cosmo-data/cosmo.db".into(),
             max_connections: 20,
-            acquire_timeout_secs: 2,
+            acquire_timeout_ms: 1500,
         }
     }
 }
@@ -339,7 +339,7 @@ impl std::fmt::Debug for DatabaseConfig {
         f.debug_struct("DatabaseConfig")
             .field("url", &crate::db::redact(&self.url))
             .field("max_connections", &self.max_connections)
-            .field("acquire_timeout_secs", &self.acquire_timeout_secs)
+            .field("acquire_timeout_ms", &self.acquire_timeout_ms)
             .finish()
     }
 }

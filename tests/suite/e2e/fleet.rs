@@ -296,7 +296,7 @@ async fn a_stopped_worker_finishes_its_job_first() {
 }
 
 /// PostgreSQL (queue and directory) closed to connections: the API answers 503 with
-/// `Retry-After`, not 500, within `database.acquire_timeout_secs` (2 s) and the answer's
+/// `Retry-After`, not 500, within `database.acquire_timeout_ms` (1.5 s) and the answer's
 /// way back, and writes nothing; once it reopens, posts are accepted again.
 #[tokio::test]
 async fn a_database_outage_is_a_503_to_retry_later() {
