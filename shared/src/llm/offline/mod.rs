@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::{
     AgentAction, Completion, Embedder, EntityExtractor, ExtractedEntity, ExtractionContext,
-    LlmResult, NoteTaker, SourceFacts, SourceProcessor, Summarizer, SummaryTask, Usage,
+    LlmError, LlmResult, NoteTaker, SourceFacts, SourceProcessor, Summarizer, SummaryTask, Usage,
     estimate_tokens,
 };
 use crate::domain::SourceType;
@@ -84,10 +84,35 @@ fn done<T: Serialize>(prompt: &str, value: T) -> LlmResult<T> {
     })
 }
 
+/// Inputs longer than this are worked on in the blocking pool: the offline model is CPU
+/// work, and in the embedded default it shares the async runtime with the API, whose
+/// requests must not wait behind a long transcript.
+const INLINE_MAX: usize = 16 * 1024;
+
+/// `work` on an input of `size` bytes: here if small, else on the blocking pool.
+async fn cpu<T: Send + 'static>(
+    size: usize,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, LlmError> {
+    if size <= INLINE_MAX {
+        return Ok(work());
+    }
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        if e.is_panic() {
+            std::panic::resume_unwind(e.into_panic());
+        }
+        LlmError::Unavailable {
+            provider: PROVIDER.to_owned(),
+            message: "the offline model's task was cancelled".to_owned(),
+        }
+    })
+}
+
 #[async_trait]
 impl SourceProcessor for OfflineModel {
     async fn clean_transcript(&self, transcript: &str) -> LlmResult<String> {
-        let cleaned = clean::clean_transcript(transcript);
+        let owned = transcript.to_owned();
+        let cleaned = cpu(transcript.len(), move || clean::clean_transcript(&owned)).await?;
         Ok(Completion {
             usage: usage(TEXT_MODEL, transcript, &cleaned),
             value: cleaned,
@@ -95,7 +120,12 @@ impl SourceProcessor for OfflineModel {
     }
 
     async fn describe(&self, source_type: SourceType, content: &str) -> LlmResult<SourceFacts> {
-        done(content, describe::describe(source_type, content))
+        let owned = content.to_owned();
+        let facts = cpu(content.len(), move || {
+            describe::describe(source_type, &owned)
+        })
+        .await?;
+        done(content, facts)
     }
 }
 
@@ -106,7 +136,9 @@ impl EntityExtractor for OfflineModel {
         content: &str,
         context: &ExtractionContext,
     ) -> LlmResult<Vec<ExtractedEntity>> {
-        done(content, extract::extract(content, context))
+        let (owned, context) = (content.to_owned(), context.clone());
+        let entities = cpu(content.len(), move || extract::extract(&owned, &context)).await?;
+        done(content, entities)
     }
 }
 
@@ -122,7 +154,12 @@ impl NoteTaker for OfflineModel {
             "{content}\n{}",
             serde_json::to_string(entities).unwrap_or_default()
         );
-        done(&prompt, notes::take_notes(content, entities, context))
+        let (owned, entities, context) = (content.to_owned(), entities.to_vec(), context.clone());
+        let actions = cpu(content.len(), move || {
+            notes::take_notes(&owned, &entities, &context)
+        })
+        .await?;
+        done(&prompt, actions)
     }
 }
 
@@ -134,8 +171,12 @@ impl Summarizer for OfflineModel {
         current: Option<&str>,
         inputs: &[String],
     ) -> LlmResult<String> {
-        let summary = summarize::summarize(task, current, inputs);
         let prompt = format!("{}\n{}", current.unwrap_or(""), inputs.join("\n"));
+        let (owned, inputs) = (current.map(str::to_owned), inputs.to_vec());
+        let summary = cpu(prompt.len(), move || {
+            summarize::summarize(task, owned.as_deref(), &inputs)
+        })
+        .await?;
         Ok(Completion {
             usage: usage(TEXT_MODEL, &prompt, &summary),
             value: summary,
@@ -150,10 +191,12 @@ impl Embedder for OfflineModel {
     }
 
     async fn embed(&self, texts: &[String]) -> LlmResult<Vec<Vec<f32>>> {
-        let vectors = texts
-            .iter()
-            .map(|t| embed::embed(t, self.dimensions))
-            .collect();
+        let (owned, dimensions) = (texts.to_vec(), self.dimensions);
+        let size = texts.iter().map(String::len).sum();
+        let vectors = cpu(size, move || {
+            owned.iter().map(|t| embed::embed(t, dimensions)).collect()
+        })
+        .await?;
         Ok(Completion {
             usage: usage(EMBEDDING_MODEL, &texts.join("\n"), ""),
             value: vectors,

@@ -189,3 +189,33 @@ fn odd_input_never_panics_and_keeps_the_contracts() {
         assert!((norm - 1.0).abs() < 1e-5, "{input:?}");
     }
 }
+
+/// A long input is worked on in the blocking pool: other tasks of the runtime (in the
+/// embedded default, the API's requests) go on meanwhile. On a one-thread runtime the
+/// task spawned before the call can only have run if the call let go of the thread.
+#[tokio::test(flavor = "current_thread")]
+async fn a_long_input_leaves_the_runtime_to_other_tasks() {
+    let model = OfflineModel::new(64);
+    let long = MEETING.repeat(1 + 2 * INLINE_MAX / MEETING.len());
+    for short in [false, true] {
+        let input = if short {
+            MEETING.to_owned()
+        } else {
+            long.clone()
+        };
+        let other_ran = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = other_ran.clone();
+        tokio::spawn(async move { flag.store(true, std::sync::atomic::Ordering::SeqCst) });
+        let entities = model
+            .extract(&input, &ExtractionContext::default())
+            .await
+            .unwrap();
+        assert!(!entities.value.is_empty());
+        assert_eq!(
+            other_ran.load(std::sync::atomic::Ordering::SeqCst),
+            !short,
+            "short input: {short}"
+        );
+        tokio::task::yield_now().await;
+    }
+}
