@@ -57,7 +57,7 @@ pub enum ApiError {
 impl From<anyhow::Error> for ApiError {
     fn from(e: anyhow::Error) -> Self {
         if cosmo_shared::db::is_outage(&e) {
-            tracing::warn!(error = ?e, "a store is out of reach");
+            tracing::warn!(error = %format_args!("{e:#}"), "a store is out of reach");
             Self::Unavailable {
                 message: "a store Cosmo depends on is out of reach; retry later".into(),
                 detail: None,
@@ -138,7 +138,7 @@ impl ApiError {
                 ..
             } => error["detail"] = detail.clone(),
             Self::Internal(e) => {
-                tracing::error!(error = ?e, "internal error");
+                tracing::error!(error = %format_args!("{e:#}"), "internal error");
                 error["message"] = json!("internal error; see the server log");
             }
             _ => {}

@@ -173,7 +173,7 @@ fn error_page(e: ApiError) -> Response {
     let status = e.status();
     let message = match &e {
         ApiError::Internal(err) => {
-            tracing::error!(error = ?err, "job dashboard");
+            tracing::error!(error = %format_args!("{err:#}"), "job dashboard");
             "internal error; see the server log".to_owned()
         }
         other => other.to_string(),

@@ -302,3 +302,58 @@ async fn a_migration_by_another_process_does_not_break_the_running_server() {
 fn text_note(user: &str, text: &str) -> serde_json::Value {
     json!({ "user_id": user, "source_type": "text-note", "raw_content": { "content": text } })
 }
+
+/// With `RUST_BACKTRACE=1` (common in operators' shells and images) an outage's 503 and
+/// a bug's 500 each log one short line, the error's chain of causes, and no backtrace:
+/// errors stay cheap to log, however many there are.
+#[tokio::test]
+async fn errors_log_one_short_line_even_with_rust_backtrace() {
+    use sqlx::{Connection, Executor, SqliteConnection};
+
+    let dir = tempfile::tempdir().unwrap();
+    let (server, api) = process::embedded(dir.path(), KEY, &[("RUST_BACKTRACE", "1")]).await;
+    let url = format!("sqlite://{}", dir.path().join("cosmo.db").display());
+    let mut other = SqliteConnection::connect(&url).await.unwrap();
+
+    // An outage: another connection holds the write lock.
+    other.execute("BEGIN IMMEDIATE").await.unwrap();
+    let (status, _) = api
+        .post("/api/sources", &fixtures::text_note("alice"))
+        .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    other.execute("ROLLBACK").await.unwrap();
+    // A bug: the graph's table of Sources is gone.
+    other
+        .execute("ALTER TABLE sources RENAME TO sources_gone")
+        .await
+        .unwrap();
+    let (status, _) = api.get("/api/sources/any-key").await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+
+    let lines = wait_for(
+        "both errors logged",
+        std::time::Duration::from_secs(10),
+        || async {
+            let output = server.output();
+            let lines: Vec<String> = output
+                .lines()
+                .filter(|l| l.contains("a store is out of reach") || l.contains("internal error"))
+                .map(str::to_owned)
+                .collect();
+            (lines.len() >= 2).then_some(lines)
+        },
+    )
+    .await;
+    for line in &lines {
+        assert!(line.len() < 2048, "{} bytes: {line}", line.len());
+    }
+    assert!(
+        lines.iter().any(|l| l.contains("sources")),
+        "the 500's line names its cause: {lines:?}"
+    );
+    let output = server.output();
+    assert!(
+        !output.to_lowercase().contains("stack backtrace"),
+        "no backtrace in the log: {output}"
+    );
+}
