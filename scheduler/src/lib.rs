@@ -6,6 +6,8 @@
 //! any number of scheduler replicas put exactly one job in the queue per slot. On start,
 //! the latest slot of each schedule within `scheduler.catch_up_hours` is fired too: a
 //! slot missed while every scheduler was down runs once; one that ran is a duplicate.
+//! A slot whose enqueue fails (the queue's database is out of reach) is retried with
+//! backoff until it is in the queue or the schedule's next slot comes.
 
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
@@ -44,6 +46,15 @@ impl Schedule {
         Ok(slot.with_timezone(&Utc))
     }
 
+    /// The schedule's first slot after `slot`.
+    pub fn next_slot(&self, slot: DateTime<Utc>) -> anyhow::Result<DateTime<Utc>> {
+        let next = self
+            .cron
+            .find_next_occurrence(&slot.with_timezone(&self.tz), false)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(next.with_timezone(&Utc))
+    }
+
     /// The job of one slot.
     pub fn job(&self, slot: DateTime<Utc>) -> NewJob {
         Periodic::slot(self.kind, slot)
@@ -68,18 +79,55 @@ pub fn schedules(svc: &Services) -> anyhow::Result<Vec<Schedule>> {
         .collect()
 }
 
-/// Enqueues the job of the slot containing `now`; a replica that fires the same slot
-/// gets [`Enqueued::Duplicate`].
+/// The first wait before an enqueue that failed is tried again; it doubles up to
+/// [`RETRY_MAX`].
+const RETRY_FIRST: std::time::Duration = std::time::Duration::from_secs(1);
+const RETRY_MAX: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Enqueues the job of the slot containing `now` ([`fire_slot`]).
 pub async fn fire(
     svc: &Services,
     schedule: &Schedule,
     now: DateTime<Utc>,
 ) -> anyhow::Result<Enqueued> {
-    let slot = schedule.slot(now)?;
-    let outcome = svc.queue.enqueue(schedule.job(slot)).await?;
-    let duplicate = matches!(outcome, Enqueued::Duplicate { .. });
-    tracing::info!(kind = %schedule.kind, %slot, duplicate, "scheduled job fired");
-    Ok(outcome)
+    fire_slot(svc, schedule, schedule.slot(now)?).await
+}
+
+/// Enqueues the job of `slot`; a replica that fires the same slot gets
+/// [`Enqueued::Duplicate`]. While the queue cannot be reached the enqueue is retried
+/// with backoff, until it succeeds or the schedule's next slot comes (which then
+/// stands for this one): a short outage loses no slot.
+pub async fn fire_slot(
+    svc: &Services,
+    schedule: &Schedule,
+    slot: DateTime<Utc>,
+) -> anyhow::Result<Enqueued> {
+    let next = schedule.next_slot(slot)?;
+    let mut wait = RETRY_FIRST;
+    let mut retries = 0;
+    loop {
+        match svc.queue.enqueue(schedule.job(slot)).await {
+            Ok(outcome) => {
+                let duplicate = matches!(outcome, Enqueued::Duplicate { .. });
+                tracing::info!(kind = %schedule.kind, %slot, duplicate, retries, "scheduled job fired");
+                return Ok(outcome);
+            }
+            Err(e) => {
+                let until_next = (next - svc.clock.now()).to_std().unwrap_or_default();
+                if until_next <= wait {
+                    return Err(anyhow::Error::new(e).context(format!(
+                        "slot {slot} of {} not enqueued before the next slot; giving up",
+                        schedule.kind
+                    )));
+                }
+                tracing::warn!(kind = %schedule.kind, %slot, error = %e,
+                    retry_in_secs = wait.as_secs(), "could not enqueue scheduled job; retrying");
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(RETRY_MAX);
+                retries += 1;
+            }
+        }
+    }
 }
 
 /// Fires, once, the latest slot of each schedule within the look-back. Returns the

@@ -291,3 +291,77 @@ async fn create_key(dir: &std::path::Path) -> String {
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap().trim().to_owned()
 }
+
+/// The queue is out of reach as a slot fires: the enqueue is retried with backoff and
+/// the slot's job is in the queue once the queue returns, once (a repeat is a
+/// duplicate); close to the schedule's next slot it gives up, saying so.
+#[tokio::test]
+async fn a_slot_fired_during_a_queue_outage_is_enqueued_when_the_queue_returns() {
+    use cosmo_scheduler::{fire_slot, schedules};
+    use cosmo_shared::queue::Enqueued;
+
+    let dir = tempfile::tempdir().unwrap();
+    let svc = stores::sqlite(dir.path()).await;
+    let (svc, clock) = stores::manual_clock(svc, at("2026-11-22T06:00:00Z"));
+    let graph = cosmo_shared::graph::sqlite::SqliteGraph::open(&dir.path().join("cosmo.db"))
+        .await
+        .unwrap();
+    let queue_down = |down: bool| {
+        let (from, to) = if down {
+            ("Jobs", "Jobs_offline")
+        } else {
+            ("Jobs_offline", "Jobs")
+        };
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "ALTER TABLE {from} RENAME TO {to}"
+        )))
+        .execute(graph.pool())
+    };
+    let decay = schedules(&svc)
+        .unwrap()
+        .into_iter()
+        .find(|s| s.kind == JobKind::Decay)
+        .unwrap();
+    let slot = at("2026-11-22T01:00:00Z");
+    assert_eq!(
+        decay.slot(svc.clock.now()).unwrap(),
+        slot,
+        "decay runs at 01:00 UTC"
+    );
+
+    queue_down(true).await.unwrap();
+    let firing = tokio::spawn({
+        let (svc, decay) = (svc.clone(), decay.clone());
+        async move { fire_slot(&svc, &decay, slot).await }
+    });
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert!(
+        !firing.is_finished(),
+        "still retrying while the queue is down"
+    );
+    queue_down(false).await.unwrap();
+    let outcome = tokio::time::timeout(Duration::from_secs(20), firing)
+        .await
+        .expect("enqueued once the queue is back")
+        .unwrap()
+        .unwrap();
+    assert!(matches!(outcome, Enqueued::Created { .. }), "{outcome:?}");
+    assert!(
+        svc.queue
+            .job_by_key(JobKind::Decay, "decay@2026-11-22T01:00:00+00:00")
+            .await
+            .unwrap()
+            .is_some()
+    );
+    let again = fire_slot(&svc, &decay, slot).await.unwrap();
+    assert!(matches!(again, Enqueued::Duplicate { .. }), "{again:?}");
+
+    // Half a second before the next slot there is no time to retry: the firing gives up
+    // at once and says which slot it lost.
+    clock.set(at("2026-11-23T00:59:59.5Z"));
+    queue_down(true).await.unwrap();
+    let late = at("2026-11-22T01:00:00Z");
+    let error = fire_slot(&svc, &decay, late).await.unwrap_err();
+    assert!(format!("{error:#}").contains("giving up"), "{error:#}");
+    queue_down(false).await.unwrap();
+}
