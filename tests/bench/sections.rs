@@ -26,8 +26,9 @@ tenant). Accepted/s counts 202 answers; latencies are of those.
 **Ceiling**: right after, on fresh stores of the same kind and with the server stopped,
 the same drivers at the same concurrency for the same time make directly, through the same
 `cosmo_shared` types, the store calls the endpoint makes for a new Source: the API key's
-lookup, the users' tenants, the idempotency check (`graph.source`), claiming the users,
-writing the Source, enqueueing its `process-source` job.
+lookup, the owner's lookup among the caller's tenant's users, the idempotency check
+(`graph.source`), claiming the users, writing the Source, enqueueing its `process-source`
+job.
 
 | queue | clients | API accepted/s | API p50 | API p99 | ceiling ops/s | ceiling p50 | ceiling p99 | API / ceiling |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
