@@ -7,6 +7,9 @@
 //! offline embedder, or a change of `models.providers.embeddings` or of the embedding
 //! model) and queues their `process-source` job, which re-indexes them: at most
 //! `reconciler.batch_size` a run, so an installation catches up batch by batch.
+//!
+//! And it forgets the queue's registrations of workers silent for an hour (every
+//! process start registers its workers under new names; stopped ones would pile up).
 
 use chrono::Duration;
 use cosmo_shared::domain::{ExtractionStatus, ProcessingStatus};
@@ -30,6 +33,7 @@ impl From<ReconcileReport> for RunReport {
         out.add("jobs_revived", r.jobs_revived as i64);
         out.add("stale_sources", r.stale_sources as i64);
         out.add("sources_reindexed", r.sources_reindexed as i64);
+        out.add("workers_forgotten", r.workers_forgotten as i64);
         out
     }
 }
@@ -45,7 +49,13 @@ pub struct ReconcileReport {
     /// Of those, the ones whose `process-source` job this run enqueued or revived (the
     /// others' job is still pending or running, or gave up); also in `jobs_*`.
     pub sources_reindexed: usize,
+    /// Worker registrations silent for [`FORGET_WORKERS_AFTER`], removed.
+    pub workers_forgotten: u64,
 }
+
+/// How long a worker registration may be silent before the reconciler forgets it: far
+/// longer than any heartbeat window, so only stopped processes' workers qualify.
+pub const FORGET_WORKERS_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
 
 pub async fn run(svc: &Services) -> JobResult<RunReport> {
     let cfg = &svc.config.reconciler;
@@ -87,8 +97,12 @@ pub async fn run(svc: &Services) -> JobResult<RunReport> {
             report.sources_reindexed += 1;
         }
     }
-    if report.jobs_enqueued + report.jobs_revived > 0 {
-        info!(?report, "reconciler re-queued stuck work");
+    report.workers_forgotten = svc.queue.forget_workers(FORGET_WORKERS_AFTER).await?;
+    if report.jobs_enqueued + report.jobs_revived > 0 || report.workers_forgotten > 0 {
+        info!(
+            ?report,
+            "reconciler re-queued stuck work or forgot stopped workers"
+        );
     }
     Ok(report.into())
 }

@@ -407,6 +407,12 @@ pub trait JobQueue: Send + Sync + std::fmt::Debug {
     /// extractions of any Source, in every state but running (a running one finds its
     /// Source gone and does nothing). Returns how many were deleted.
     async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64>;
+
+    /// Forgets the registrations of workers silent for longer than `silent_for` (every
+    /// process start registers its workers anew, under a new name): their finished jobs
+    /// no longer name them, and a registration a live job still names is kept. Returns
+    /// how many were forgotten.
+    async fn forget_workers(&self, silent_for: std::time::Duration) -> QueueResult<u64>;
 }
 
 /// The queue on the configured database.

@@ -198,6 +198,31 @@ impl JobQueue for PostgresQueue {
         Ok(done.rows_affected())
     }
 
+    async fn forget_workers(&self, silent_for: std::time::Duration) -> QueueResult<u64> {
+        let silent = silent_for.as_secs_f64();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE apalis.jobs SET lock_by = NULL
+              WHERE status NOT IN ('Running', 'Queued')
+                AND lock_by IN (SELECT id FROM apalis.workers
+                                 WHERE last_seen < now() - make_interval(secs => $1))",
+        )
+        .bind(silent)
+        .execute(&mut *tx)
+        .await?;
+        let forgotten = sqlx::query(
+            "DELETE FROM apalis.workers w
+              WHERE w.last_seen < now() - make_interval(secs => $1)
+                AND NOT EXISTS (SELECT 1 FROM apalis.jobs j WHERE j.lock_by = w.id)",
+        )
+        .bind(silent)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        Ok(forgotten)
+    }
+
     async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64> {
         let mut tx = self.pool.begin().await?;
         let mut n = sqlx::query(

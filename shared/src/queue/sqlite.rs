@@ -189,6 +189,31 @@ impl JobQueue for SqliteQueue {
         Ok(done.rows_affected())
     }
 
+    async fn forget_workers(&self, silent_for: std::time::Duration) -> QueueResult<u64> {
+        let silent = silent_for.as_secs() as i64;
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE Jobs SET lock_by = NULL
+              WHERE status NOT IN ('Running', 'Queued')
+                AND lock_by IN (SELECT id FROM Workers
+                                 WHERE strftime('%s', 'now') - last_seen > $1)",
+        )
+        .bind(silent)
+        .execute(&mut *tx)
+        .await?;
+        let forgotten = sqlx::query(
+            "DELETE FROM Workers
+              WHERE strftime('%s', 'now') - last_seen > $1
+                AND NOT EXISTS (SELECT 1 FROM Jobs WHERE Jobs.lock_by = Workers.id)",
+        )
+        .bind(silent)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        Ok(forgotten)
+    }
+
     async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64> {
         let mut tx = self.pool.begin().await?;
         let mut n = 0;

@@ -613,3 +613,70 @@ pub async fn jobs_are_listed_counted_and_retried_by_state(factory: Factory) {
         "a job that will retry by itself is left alone"
     );
 }
+
+/// Every process start registers its workers anew; the registrations of stopped ones
+/// are forgotten once silent long enough, while a live worker's stays (it heartbeats)
+/// and it goes on running jobs. The jobs the stopped ones ran stay readable.
+pub async fn stopped_workers_are_forgotten_and_live_ones_kept(factory: Factory) {
+    let env = factory(defaults).await;
+    let mut finished = Vec::new();
+    for i in 0..4 {
+        let w = Workers::start(&env.svc);
+        let id = env
+            .svc
+            .queue
+            .enqueue(job(json!({"restart": i})))
+            .await
+            .unwrap()
+            .job_id()
+            .to_owned();
+        wait_job(&env.svc, &id, "job done", |j| j.status == "Done").await;
+        w.stop().await;
+        finished.push(id);
+    }
+    let live = Workers::start(&env.svc);
+    let first = env
+        .svc
+        .queue
+        .enqueue(job(json!({"live": 1})))
+        .await
+        .unwrap();
+    wait_job(&env.svc, first.job_id(), "job done", |j| j.status == "Done").await;
+    // Heartbeats come every second (test settings): 3 s of silence is a stopped worker.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let silent = Duration::from_secs(3);
+    let forgotten = env.svc.queue.forget_workers(silent).await.unwrap();
+    assert!(
+        forgotten >= 4,
+        "the four stopped processes' workers: {forgotten}"
+    );
+    assert_eq!(
+        env.svc.queue.forget_workers(silent).await.unwrap(),
+        0,
+        "nothing left to forget"
+    );
+    for id in &finished {
+        let done = env
+            .svc
+            .queue
+            .job(id)
+            .await
+            .unwrap()
+            .expect("still readable");
+        assert_eq!(done.status, "Done");
+    }
+    let second = env
+        .svc
+        .queue
+        .enqueue(job(json!({"live": 2})))
+        .await
+        .unwrap();
+    wait_job(
+        &env.svc,
+        second.job_id(),
+        "the live worker still runs jobs",
+        |j| j.status == "Done",
+    )
+    .await;
+    live.stop().await;
+}

@@ -23,6 +23,7 @@ macro_rules! queue_contract {
                 undecodable_payloads_are_killed,
                 erasure_purges_exactly_the_jobs_about_it,
                 jobs_are_listed_counted_and_retried_by_state,
+                stopped_workers_are_forgotten_and_live_ones_kept,
             );
         }
     };
