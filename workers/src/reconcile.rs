@@ -8,8 +8,8 @@
 //! model) and queues their `process-source` job, which re-indexes them: at most
 //! `reconciler.batch_size` a run, so an installation catches up batch by batch.
 //!
-//! And it forgets the queue's registrations of workers silent for an hour (every
-//! process start registers its workers under new names; stopped ones would pile up).
+//! And it forgets the queue's registrations of workers silent for a day (every process
+//! start registers its workers under new names; stopped ones would pile up).
 
 use chrono::Duration;
 use cosmo_shared::domain::{ExtractionStatus, ProcessingStatus};
@@ -54,8 +54,9 @@ pub struct ReconcileReport {
 }
 
 /// How long a worker registration may be silent before the reconciler forgets it: far
-/// longer than any heartbeat window, so only stopped processes' workers qualify.
-pub const FORGET_WORKERS_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+/// longer than any heartbeat window or database outage, so only stopped processes'
+/// workers qualify (a live worker whose registration went would fail to lock jobs).
+pub const FORGET_WORKERS_AFTER: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
 pub async fn run(svc: &Services) -> JobResult<RunReport> {
     let cfg = &svc.config.reconciler;
