@@ -28,6 +28,9 @@ pub const JOBS_SUCCEEDED: &str = "cosmo_jobs_succeeded_total";
 pub const JOBS_RETRIED: &str = "cosmo_jobs_retried_total";
 /// Jobs that failed for good (permanent error or last attempt), by `kind`.
 pub const JOBS_FAILED: &str = "cosmo_jobs_failed_total";
+/// Jobs handed to this process again that another run had already finished (its
+/// acknowledgement lost to an outage or a crash): ended without running, by `kind`.
+pub const JOBS_ALREADY_FINISHED: &str = "cosmo_jobs_already_finished_total";
 /// Duration of one job attempt, by `kind` and `outcome` (`succeeded`, `retried`,
 /// `failed`).
 pub const JOB_DURATION: &str = "cosmo_job_duration_seconds";
@@ -131,6 +134,10 @@ fn describe() {
         JOBS_FAILED,
         "Jobs that failed for good (permanent error or last attempt), by kind."
     );
+    describe_counter!(
+        JOBS_ALREADY_FINISHED,
+        "Jobs handed out again that another run had finished: ended without running, by kind."
+    );
     describe_histogram!(
         JOB_DURATION,
         Unit::Seconds,
@@ -185,6 +192,12 @@ pub fn http_request(method: &str, route: &str, status: u16, elapsed: Duration) {
 pub fn job_started(kind: JobKind) {
     handle();
     counter!(JOBS_STARTED, "kind" => kind.as_str()).increment(1);
+}
+
+/// Records that a `kind` job handed to this process had been finished by another run.
+pub fn job_already_finished(kind: JobKind) {
+    handle();
+    counter!(JOBS_ALREADY_FINISHED, "kind" => kind.as_str()).increment(1);
 }
 
 /// Records how an attempt of a `kind` job ended and how long it ran.

@@ -18,6 +18,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 pub mod kinds;
+pub mod lease;
 pub mod payloads;
 pub mod postgres;
 pub mod runtime;
@@ -410,8 +411,9 @@ pub trait JobQueue: Send + Sync + std::fmt::Debug {
 
     /// Forgets the registrations of workers silent for longer than `silent_for` (every
     /// process start registers its workers anew, under a new name): their finished jobs
-    /// no longer name them, and a registration a live job still names is kept. Returns
-    /// how many were forgotten.
+    /// no longer name them, and a registration a live job still names is kept. Run
+    /// leases untouched as long are deleted too (their jobs ended long ago). Returns how
+    /// many registrations were forgotten.
     async fn forget_workers(&self, silent_for: std::time::Duration) -> QueueResult<u64>;
 }
 

@@ -62,6 +62,13 @@ impl JobQueue for PostgresQueue {
             .run(&self.pool)
             .await
             .map_err(anyhow::Error::from)?;
+        // Processes start together: the lock makes the second `CREATE` wait, not fail.
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtext('cosmo_job_leases'))")
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(super::lease::SCHEMA).execute(&mut *tx).await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -173,15 +180,26 @@ impl JobQueue for PostgresQueue {
     }
 
     async fn retry_job(&self, job_id: &str) -> QueueResult<bool> {
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, run_at = now(),
                 lock_by = NULL, lock_at = NULL, done_at = NULL
              WHERE id = $1 AND status IN ('Failed', 'Killed', 'Done')",
         )
         .bind(job_id)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        if done {
+            // A finished run's lease would end the revived job without running it.
+            sqlx::query("DELETE FROM cosmo_job_leases WHERE job_id = $1")
+                .bind(job_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(done)
     }
 
     async fn retry_dead(&self, kind: Option<JobKind>) -> QueueResult<u64> {
@@ -219,6 +237,14 @@ impl JobQueue for PostgresQueue {
         .execute(&mut *tx)
         .await?
         .rows_affected();
+        sqlx::query(
+            "DELETE FROM cosmo_job_leases
+              WHERE refreshed_ms < CAST(extract(epoch FROM clock_timestamp()) * 1000 AS BIGINT)
+                                   - CAST($1 * 1000 AS BIGINT)",
+        )
+        .bind(silent)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(forgotten)
     }

@@ -11,7 +11,10 @@
 //!   retry at once); permanent failures end as `Killed` through `AbortError`;
 //! * timeouts and panics are caught inside the handler (apalis' own timeout and
 //!   catch-panic leave the job `Running`);
-//! * worker names are unique per process start and restart.
+//! * worker names are unique per process start and restart;
+//! * a job handed out again while its first run still runs (after an outage, every
+//!   worker's heartbeat looks stale) waits for that run instead of running twice
+//!   ([`super::lease`]).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -21,6 +24,7 @@ use apalis::prelude::*;
 use async_trait::async_trait;
 use futures::FutureExt;
 
+use super::lease::{Claim, Leases};
 use super::{JobEnvelope, JobKind, JobSettings, JobsConfig, NewJob, QueueError};
 use crate::config::QueueConfig;
 use crate::db::Db;
@@ -98,6 +102,9 @@ struct Ctx {
     kind: JobKind,
     settings: JobSettings,
     db: Db,
+    leases: Leases,
+    /// How often a running job refreshes its lease (the heartbeat interval).
+    beat: Duration,
 }
 
 /// Task id, attempt and attempt budget of the running task.
@@ -128,6 +135,117 @@ async fn handle(
     meta: TaskMeta,
     ctx: Data<Ctx>,
 ) -> Result<(), BoxDynError> {
+    let holder = ulid::Ulid::generate().to_string();
+    match take_lease(&ctx, &meta.id, &holder).await {
+        Taken::Held => {}
+        Taken::Finished => {
+            metrics::job_already_finished(ctx.kind);
+            tracing::info!(job_id = %meta.id, kind = %ctx.kind,
+                "job already finished by an earlier run (its acknowledgement was lost); not run again");
+            return Ok(());
+        }
+        Taken::Busy => {
+            let delay = ctx.settings.backoff(meta.attempt as u32, 0.0);
+            if let Err(e) = postpone(&ctx.db, &meta.id, delay).await {
+                tracing::warn!(job_id = %meta.id, error = %e, "could not schedule the retry; it runs at once");
+            }
+            return Err("another run of this job held it for the whole job timeout".into());
+        }
+    }
+    let result = run(args, &meta, &ctx, &holder).await;
+    // The lease says how the run ended: finished (a later run of the job ends without
+    // running) or released (the next attempt takes it afresh).
+    let settled = match &result {
+        Ok(()) => settle("finish", || ctx.leases.finish(&meta.id, &holder)).await,
+        Err(_) => settle("release", || ctx.leases.release(&meta.id, &holder)).await,
+    };
+    if !settled {
+        tracing::warn!(job_id = %meta.id,
+            "could not record the end of the run on its lease: a later run of the job waits for it to fall silent");
+    }
+    result
+}
+
+/// What [`take_lease`] came to.
+enum Taken {
+    Held,
+    Finished,
+    /// Held by another run for the whole job timeout.
+    Busy,
+}
+
+/// Takes the job's lease, waiting (a heartbeat at a time, through database errors)
+/// while another run holds it, at most the job's timeout.
+async fn take_lease(ctx: &Ctx, job_id: &str, holder: &str) -> Taken {
+    let deadline = Instant::now() + ctx.settings.timeout();
+    let mut said = false;
+    loop {
+        match ctx.leases.claim(job_id, holder).await {
+            Ok(Claim::Run) => return Taken::Held,
+            Ok(Claim::Finished) => return Taken::Finished,
+            Ok(Claim::Wait) if !said => {
+                said = true;
+                tracing::info!(%job_id, kind = %ctx.kind,
+                    "job handed out again while another run holds it; waiting for that run");
+            }
+            Ok(Claim::Wait) => {}
+            Err(e) if !said => {
+                said = true;
+                tracing::warn!(%job_id, error = %e, "could not take the job's lease; trying again");
+            }
+            Err(_) => {}
+        }
+        if Instant::now() >= deadline {
+            return Taken::Busy;
+        }
+        tokio::time::sleep(ctx.beat).await;
+    }
+}
+
+/// Refreshes the lease every heartbeat; returns only if another run took it over.
+async fn keep_lease(ctx: &Ctx, job_id: &str, holder: &str) {
+    loop {
+        tokio::time::sleep(ctx.beat).await;
+        // A failed refresh (an outage) is tried again next beat.
+        if let Ok(false) = ctx.leases.refresh(job_id, holder).await {
+            return;
+        }
+    }
+}
+
+/// How long a finished run keeps trying to write its end on the lease while the
+/// database is out of reach. Until it does, the job's acknowledgement cannot be written
+/// either, and the job is handed out again when the database returns; the run that gets
+/// it waits for this write instead of running the job again.
+const SETTLE_FOR: Duration = Duration::from_secs(600);
+
+/// Writes the end of a run on its lease, trying again (twice a second, so it lands
+/// before any waiting run's grace ends) while the database is out of reach.
+async fn settle<F, Fut>(what: &str, write: F) -> bool
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = sqlx::Result<()>>,
+{
+    let deadline = Instant::now() + SETTLE_FOR;
+    loop {
+        match write().await {
+            Ok(()) => return true,
+            Err(e) if Instant::now() >= deadline => {
+                tracing::warn!(error = %e, "could not {what} the job's lease");
+                return false;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
+        }
+    }
+}
+
+/// One run of a job whose lease this run holds.
+async fn run(
+    args: serde_json::Value,
+    meta: &TaskMeta,
+    ctx: &Ctx,
+    holder: &str,
+) -> Result<(), BoxDynError> {
     // Counted here, where timeouts, panics and the retry decision are known.
     let started = Instant::now();
     metrics::job_started(ctx.kind);
@@ -146,9 +264,25 @@ async fn handle(
         envelope,
     };
     let run = tokio::time::timeout(ctx.settings.timeout(), ctx.handler.handle(&job));
-    let outcome = match std::panic::AssertUnwindSafe(run).catch_unwind().await {
-        Ok(Ok(outcome)) => outcome,
-        Ok(Err(_)) => JobOutcome::Retry(format!("timed out after {} s", ctx.settings.timeout_secs)),
+    let guarded = async {
+        tokio::select! {
+            ran = run => Some(ran),
+            () = keep_lease(ctx, &meta.id, holder) => None,
+        }
+    };
+    let outcome = match std::panic::AssertUnwindSafe(guarded).catch_unwind().await {
+        Ok(Some(Ok(outcome))) => outcome,
+        Ok(Some(Err(_))) => {
+            JobOutcome::Retry(format!("timed out after {} s", ctx.settings.timeout_secs))
+        }
+        Ok(None) => {
+            // Silent for longer than the takeover time while the database answered
+            // others: another run has the job now, and its outcome is the job's.
+            metrics::job_ended(ctx.kind, JobEnd::Retried, started.elapsed());
+            tracing::warn!(job_id = %meta.id, kind = %ctx.kind,
+                "another run took this job over; this run stopped");
+            return Err("another run took this job over".into());
+        }
         Err(panic) => JobOutcome::Retry(format!("job panicked: {}", panic_message(&panic))),
     };
     let end = match &outcome {
@@ -238,13 +372,15 @@ pub async fn run_workers(
     let mut monitor = Monitor::new();
     for kind in opts.kinds.clone() {
         let settings = opts.jobs.get(kind).clone();
+        let q = opts.queue.clone();
         let ctx = Ctx {
             handler: handler.clone(),
             kind,
             settings: settings.clone(),
             db: db.clone(),
+            leases: Leases::for_queue(db.clone(), &q),
+            beat: Duration::from_secs(q.heartbeat_secs),
         };
-        let q = opts.queue.clone();
         let (prefix, host, boot) = (opts.name.clone(), host.clone(), boot.clone());
         let name = move |restarts: usize| {
             format!(

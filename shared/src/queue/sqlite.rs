@@ -52,6 +52,9 @@ impl JobQueue for SqliteQueue {
             .run(&self.pool)
             .await
             .map_err(anyhow::Error::from)?;
+        sqlx::query(super::lease::SCHEMA)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
@@ -164,15 +167,26 @@ impl JobQueue for SqliteQueue {
     }
 
     async fn retry_job(&self, job_id: &str) -> QueueResult<bool> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let done = sqlx::query(
             "UPDATE Jobs SET status = 'Pending', attempts = 0, run_at = strftime('%s', 'now'),
                 lock_by = NULL, lock_at = NULL, done_at = NULL
              WHERE id = $1 AND status IN ('Failed', 'Killed', 'Done')",
         )
         .bind(job_id)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        if done {
+            // A finished run's lease would end the revived job without running it.
+            sqlx::query("DELETE FROM cosmo_job_leases WHERE job_id = $1")
+                .bind(job_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(done)
     }
 
     async fn retry_dead(&self, kind: Option<JobKind>) -> QueueResult<u64> {
@@ -210,6 +224,13 @@ impl JobQueue for SqliteQueue {
         .execute(&mut *tx)
         .await?
         .rows_affected();
+        sqlx::query(
+            "DELETE FROM cosmo_job_leases
+              WHERE refreshed_ms < CAST(unixepoch('subsec') * 1000 AS INTEGER) - $1 * 1000",
+        )
+        .bind(silent)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(forgotten)
     }

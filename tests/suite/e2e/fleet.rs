@@ -364,3 +364,111 @@ async fn a_database_outage_is_a_503_to_retry_later() {
     })
     .await;
 }
+
+/// A 60 s PostgreSQL outage (queue and directory) while two worker processes have jobs
+/// in flight: far longer than the heartbeat window (2 s here), so when it ends every
+/// worker looks dead to the others and their running jobs are handed out again. No job
+/// runs twice (every pipeline job succeeds exactly once across the workers, the
+/// hand-outs end without running), none ends dead, every Source is extracted, and the
+/// workers carry on by themselves.
+#[tokio::test]
+async fn a_long_database_outage_runs_no_job_twice_and_kills_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let backend = Backend::Postgres(TempPostgres::create().await);
+    let (_api_proc, api) = api_process(&backend, dir.path()).await;
+    let Backend::Postgres(pg) = &backend else {
+        unreachable!()
+    };
+    // Each job takes 4 s: jobs are in flight when the outage starts, and some end
+    // during it.
+    let slow = ("COSMO_WORKERS__JOB_DELAY_MS", "4000");
+    let ports = [process::free_port(), process::free_port()];
+    let _workers: Vec<Proc> = ports
+        .iter()
+        .zip(["outage-a", "outage-b"])
+        .map(|(port, name)| {
+            let port = port.to_string();
+            worker(
+                &backend,
+                dir.path(),
+                name,
+                &[
+                    "--concurrency",
+                    "2",
+                    "--jobs",
+                    "process-source,extract-entities",
+                ],
+                &[slow, ("COSMO_WORKERS__HEALTH_PORT", &port)],
+            )
+        })
+        .collect();
+    let mut keys = Vec::new();
+    for i in 0..6 {
+        let mut note = fixtures::text_note("alex");
+        note["raw_content"]["content"] = serde_json::json!(format!(
+            "Outage note {i}: Priya reviewed the Falcon launch plan."
+        ));
+        keys.push(api.post_source(&note).await);
+    }
+    let q = queue(&backend, dir.path()).await;
+    wait_for("jobs in flight", Duration::from_secs(30), || async {
+        let running = q
+            .list_jobs(&cosmo_shared::queue::JobFilter {
+                state: Some(cosmo_shared::queue::JobState::Running),
+                kind: None,
+                limit: 10,
+            })
+            .await
+            .ok()?;
+        (running.len() >= 2).then_some(())
+    })
+    .await;
+
+    pg.allow_connections(false).await;
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    pg.allow_connections(true).await;
+
+    // The nextest budget is 180 s: wait less, so that a failure shows the processes' logs.
+    wait_for(
+        "every Source extracted",
+        Duration::from_secs(60),
+        || async {
+            for key in &keys {
+                let (_, view) = api.get(&format!("/api/sources/{key}")).await;
+                if view["status"] != "extracted" {
+                    return None;
+                }
+            }
+            Some(())
+        },
+    )
+    .await;
+    let pipeline = [JobKind::ProcessSource, JobKind::ExtractEntities];
+    let counts = wait_for("the queue settled", Duration::from_secs(20), || async {
+        let counts = cosmo_shared::queue::JobCounts::tally(&q.state_counts().await.ok()?);
+        (counts.total.pending + counts.total.running == 0).then_some(counts)
+    })
+    .await;
+    assert_eq!(
+        counts.total.dead, 0,
+        "no job died of the outage: {counts:?}"
+    );
+    assert_eq!(counts.total.failed, 0, "{counts:?}");
+    for kind in pipeline {
+        let done = counts.kinds.get(kind.as_str()).map_or(0, |t| t.done);
+        assert_eq!(done, keys.len() as i64, "{kind}: {counts:?}");
+        let mut succeeded = 0.0;
+        for port in ports {
+            let scrape =
+                cosmo_tests::prometheus::scrape(&format!("http://127.0.0.1:{port}/metrics")).await;
+            succeeded += scrape
+                .value("cosmo_jobs_succeeded_total", &[("kind", kind.as_str())])
+                .unwrap_or(0.0);
+        }
+        assert_eq!(
+            succeeded,
+            keys.len() as f64,
+            "{kind}: every job ran to success exactly once across the workers"
+        );
+    }
+}

@@ -4,6 +4,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use cosmo_shared::config::Config;
+use cosmo_shared::db::Db;
+use cosmo_shared::queue::lease::{Claim, Leases};
 use cosmo_shared::queue::{Enqueued, JobEnvelope, JobFilter, JobKind, JobState, NewJob};
 use serde_json::json;
 
@@ -620,7 +622,8 @@ pub async fn jobs_are_listed_counted_and_retried_by_state(factory: Factory) {
 pub async fn stopped_workers_are_forgotten_and_live_ones_kept(factory: Factory) {
     let env = factory(defaults).await;
     let mut finished = Vec::new();
-    for i in 0..4 {
+    // Twenty process starts, each registering its workers under a new name.
+    for i in 0..20 {
         let w = Workers::start(&env.svc);
         let id = env
             .svc
@@ -647,8 +650,8 @@ pub async fn stopped_workers_are_forgotten_and_live_ones_kept(factory: Factory) 
     let silent = Duration::from_secs(3);
     let forgotten = env.svc.queue.forget_workers(silent).await.unwrap();
     assert!(
-        forgotten >= 4,
-        "the four stopped processes' workers: {forgotten}"
+        forgotten >= 20,
+        "the twenty stopped processes' workers: {forgotten}"
     );
     assert_eq!(
         env.svc.queue.forget_workers(silent).await.unwrap(),
@@ -679,4 +682,124 @@ pub async fn stopped_workers_are_forgotten_and_live_ones_kept(factory: Factory) 
     )
     .await;
     live.stop().await;
+}
+
+/// What apalis' orphan recovery writes when it decides a job's worker is dead: the job
+/// is handed out again.
+async fn hand_out_again(svc: &cosmo_shared::services::Services, job_id: &str) {
+    macro_rules! set {
+        ($table:literal) => {
+            concat!(
+                "UPDATE ",
+                $table,
+                " SET status = 'Pending', lock_by = NULL, lock_at = NULL, attempts = attempts + 1
+                  WHERE id = $1"
+            )
+        };
+    }
+    match &svc.db {
+        Db::Sqlite(pool) => sqlx::query(set!("Jobs"))
+            .bind(job_id)
+            .execute(pool)
+            .await
+            .map(drop),
+        Db::Postgres(pool) => sqlx::query(set!("apalis.jobs"))
+            .bind(job_id)
+            .execute(pool)
+            .await
+            .map(drop),
+    }
+    .unwrap();
+}
+
+/// After an outage every worker's heartbeat is stale and running jobs are handed out
+/// again: the second run waits for the first and ends without running the job again.
+pub async fn a_job_handed_out_again_while_running_runs_once(factory: Factory) {
+    let env = factory(|c| c.jobs.reconcile.concurrency = 2).await;
+    let w = Workers::start(&env.svc);
+    let id = env
+        .svc
+        .queue
+        .enqueue(job(json!({"sleep_ms": 4000})))
+        .await
+        .unwrap()
+        .job_id()
+        .to_owned();
+    wait_job(&env.svc, &id, "job running", |j| j.status == "Running").await;
+    hand_out_again(&env.svc, &id).await;
+    wait_job(&env.svc, &id, "job done", |j| j.status == "Done").await;
+    // The second run claims every heartbeat (1 s here): give it time to end.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(
+        w.recorder.runs().len(),
+        1,
+        "the job ran once, although two workers had it"
+    );
+    assert_eq!(*w.recorder.finished.lock().unwrap(), vec![id.clone()]);
+    assert_eq!(
+        env.svc.queue.job(&id).await.unwrap().unwrap().status,
+        "Done"
+    );
+
+    // Handed out once more after it finished (its acknowledgement lost): not run.
+    hand_out_again(&env.svc, &id).await;
+    wait_job(&env.svc, &id, "job done again", |j| j.status == "Done").await;
+    assert_eq!(
+        w.recorder.runs().len(),
+        1,
+        "a finished job is not run again"
+    );
+
+    // An operator's retry (or the reconciler's revival) runs it again.
+    assert!(env.svc.queue.retry_job(&id).await.unwrap());
+    cosmo_tests::wait_for(
+        "the retried job to run",
+        Duration::from_secs(30),
+        || async { (w.recorder.finished.lock().unwrap().len() == 2).then_some(()) },
+    )
+    .await;
+    assert_eq!(w.recorder.runs().len(), 2, "a retried job runs");
+    w.stop().await;
+}
+
+/// The lease rules on the queue's database: one holder; a holder that refreshes keeps
+/// it however long it was silent before; a silent one is taken over only after the
+/// grace that follows the moment a waiting run found it silent; finished and released
+/// leases.
+pub async fn run_leases_admit_one_run_and_survive_silence(factory: Factory) {
+    let env = factory(defaults).await;
+    let second = Duration::from_secs(1);
+    let leases = Leases::new(env.svc.db.clone(), second, second);
+
+    assert_eq!(leases.claim("j1", "a").await.unwrap(), Claim::Run);
+    assert_eq!(leases.claim("j1", "b").await.unwrap(), Claim::Wait);
+    assert!(leases.refresh("j1", "a").await.unwrap());
+    assert!(!leases.refresh("j1", "b").await.unwrap(), "not b's lease");
+
+    // Silent (an outage): b marks it and waits; a refreshes once it can: a keeps it.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(leases.claim("j1", "b").await.unwrap(), Claim::Wait);
+    assert!(leases.refresh("j1", "a").await.unwrap());
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(
+        leases.claim("j1", "b").await.unwrap(),
+        Claim::Wait,
+        "a refreshed after the mark: its silence counts afresh"
+    );
+    // a is dead now: after the grace b takes over, and a's refresh says it lost it.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(leases.claim("j1", "b").await.unwrap(), Claim::Run);
+    assert!(
+        !leases.refresh("j1", "a").await.unwrap(),
+        "a lost the lease"
+    );
+    assert!(leases.refresh("j1", "b").await.unwrap());
+
+    // Finished: any later run ends without running.
+    leases.finish("j1", "b").await.unwrap();
+    assert_eq!(leases.claim("j1", "c").await.unwrap(), Claim::Finished);
+    // Released (a failed run): the next attempt takes it at once.
+    assert_eq!(leases.claim("j2", "a").await.unwrap(), Claim::Run);
+    leases.release("j2", "a").await.unwrap();
+    assert_eq!(leases.claim("j2", "b").await.unwrap(), Claim::Run);
 }

@@ -24,6 +24,8 @@ macro_rules! queue_contract {
                 erasure_purges_exactly_the_jobs_about_it,
                 jobs_are_listed_counted_and_retried_by_state,
                 stopped_workers_are_forgotten_and_live_ones_kept,
+                a_job_handed_out_again_while_running_runs_once,
+                run_leases_admit_one_run_and_survive_silence,
             );
         }
     };

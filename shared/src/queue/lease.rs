@@ -1,0 +1,328 @@
+//! Run leases: at most one run of a job at a time across the fleet.
+//!
+//! apalis decides that a worker is dead when its heartbeat is older than the orphan
+//! window, and hands its jobs to another worker. After a database outage longer than
+//! that window every worker looks dead, and the first heartbeat back hands live
+//! workers' running jobs out again. A lease, taken by the run itself in the queue's
+//! database, says who is really running a job:
+//!
+//! * a run takes the job's lease before it starts and refreshes it every heartbeat
+//!   while it runs (a refresh that fails during an outage is tried again next beat);
+//! * a second run of the same job finds the lease held and waits, without running;
+//! * a lease not refreshed for the orphan window is *silent*. Silence measured across
+//!   an outage proves nothing, so the waiting run marks the moment it found the lease
+//!   silent, while the database answers, and takes the lease over only if the holder
+//!   has not refreshed it for `grace` after that mark;
+//! * the holder that finishes marks the lease finished (trying again until the
+//!   database answers); a waiting run that finds it finished ends the job without
+//!   running it again: the work is written. A failed run drops its lease, so the
+//!   next attempt starts afresh.
+//!
+//! Times are the database's clock (milliseconds since the epoch), so hosts whose
+//! clocks differ agree on silence.
+
+use std::time::Duration;
+
+use crate::config::QueueConfig;
+use crate::db::Db;
+
+/// `CREATE TABLE` of the leases, the same on both databases.
+pub(crate) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS cosmo_job_leases (
+    job_id       TEXT PRIMARY KEY,
+    holder       TEXT NOT NULL,
+    refreshed_ms BIGINT NOT NULL,
+    takeover_ms  BIGINT,
+    finished_ms  BIGINT
+)";
+
+/// The database's clock in milliseconds, per dialect.
+macro_rules! now_ms {
+    (sqlite) => {
+        "CAST(unixepoch('subsec') * 1000 AS INTEGER)"
+    };
+    (postgres) => {
+        "CAST(extract(epoch FROM clock_timestamp()) * 1000 AS BIGINT)"
+    };
+}
+
+/// What a run may do with a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// The lease is this run's: run the job.
+    Run,
+    /// Another run holds it and may be alive: wait, then claim again.
+    Wait,
+    /// Another run finished the job: end it without running.
+    Finished,
+}
+
+/// A lease as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Held {
+    pub refreshed_ms: i64,
+    pub takeover_ms: Option<i64>,
+    pub finished_ms: Option<i64>,
+}
+
+/// What to do with a lease someone else holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Decision {
+    Take,
+    Wait,
+    /// Wait, marking now as the moment the lease was found silent.
+    MarkSilent,
+    Finished,
+}
+
+/// The rule, apart from storage: `silent_after` is the orphan window, `grace` how long
+/// a marked lease may stay unrefreshed before it is taken over.
+pub(crate) fn decide(held: Held, now_ms: i64, silent_after: Duration, grace: Duration) -> Decision {
+    if held.finished_ms.is_some() {
+        return Decision::Finished;
+    }
+    if now_ms - held.refreshed_ms < silent_after.as_millis() as i64 {
+        return Decision::Wait;
+    }
+    match held.takeover_ms {
+        // Refreshed since the mark: the holder lives; silence is measured anew.
+        Some(mark) if held.refreshed_ms < mark => {
+            if now_ms - mark >= grace.as_millis() as i64 {
+                Decision::Take
+            } else {
+                Decision::Wait
+            }
+        }
+        _ => Decision::MarkSilent,
+    }
+}
+
+/// The leases of one queue database.
+#[derive(Debug, Clone)]
+pub struct Leases {
+    db: Db,
+    silent_after: Duration,
+    grace: Duration,
+}
+
+impl Leases {
+    /// `silent_after`: the orphan window (heartbeat × missed heartbeats); `grace`: how
+    /// long a lease found silent waits for its holder (at least two refreshes).
+    pub fn new(db: Db, silent_after: Duration, grace: Duration) -> Self {
+        Self {
+            db,
+            silent_after,
+            grace,
+        }
+    }
+
+    /// Leases as the queue's heartbeat settings imply: silent after the orphan window
+    /// (`heartbeat_secs × missed_heartbeats`), taken over after two more heartbeats of
+    /// silence since a waiting run found them silent (a live holder refreshes within
+    /// one heartbeat of the database's return).
+    pub fn for_queue(db: Db, queue: &QueueConfig) -> Self {
+        let beat = Duration::from_secs(queue.heartbeat_secs);
+        Self::new(db, beat * queue.missed_heartbeats as u32, beat * 2)
+    }
+
+    /// Tries to take `job_id`'s lease for `holder`.
+    pub async fn claim(&self, job_id: &str, holder: &str) -> sqlx::Result<Claim> {
+        macro_rules! claim {
+            ($tx:expr, $now:expr, $lock:literal) => {{
+                let mut tx = $tx;
+                let inserted = sqlx::query(concat!(
+                    "INSERT INTO cosmo_job_leases (job_id, holder, refreshed_ms) VALUES ($1, $2, ",
+                    $now,
+                    ") ON CONFLICT (job_id) DO NOTHING"
+                ))
+                .bind(job_id)
+                .bind(holder)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+                if inserted == 1 {
+                    tx.commit().await?;
+                    return Ok(Claim::Run);
+                }
+                let (refreshed_ms, takeover_ms, finished_ms, now): (
+                    i64,
+                    Option<i64>,
+                    Option<i64>,
+                    i64,
+                ) = sqlx::query_as(concat!(
+                    "SELECT refreshed_ms, takeover_ms, finished_ms, ",
+                    $now,
+                    " FROM cosmo_job_leases WHERE job_id = $1",
+                    $lock
+                ))
+                .bind(job_id)
+                .fetch_one(&mut *tx)
+                .await?;
+                let held = Held {
+                    refreshed_ms,
+                    takeover_ms,
+                    finished_ms,
+                };
+                let claim = match decide(held, now, self.silent_after, self.grace) {
+                    Decision::Finished => Claim::Finished,
+                    Decision::Wait => Claim::Wait,
+                    Decision::MarkSilent => {
+                        sqlx::query(
+                            "UPDATE cosmo_job_leases SET takeover_ms = $2 WHERE job_id = $1",
+                        )
+                        .bind(job_id)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                        Claim::Wait
+                    }
+                    Decision::Take => {
+                        sqlx::query(
+                            "UPDATE cosmo_job_leases
+                                SET holder = $2, refreshed_ms = $3, takeover_ms = NULL
+                              WHERE job_id = $1",
+                        )
+                        .bind(job_id)
+                        .bind(holder)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                        Claim::Run
+                    }
+                };
+                tx.commit().await?;
+                Ok(claim)
+            }};
+        }
+        match &self.db {
+            Db::Sqlite(pool) => claim!(
+                pool.begin_with("BEGIN IMMEDIATE").await?,
+                now_ms!(sqlite),
+                ""
+            ),
+            Db::Postgres(pool) => claim!(pool.begin().await?, now_ms!(postgres), " FOR UPDATE"),
+        }
+    }
+
+    /// Says `holder` still runs `job_id`. False if the lease is no longer its own (it
+    /// was taken over: another run has the job now).
+    pub async fn refresh(&self, job_id: &str, holder: &str) -> sqlx::Result<bool> {
+        macro_rules! refresh {
+            ($pool:expr, $now:expr) => {
+                sqlx::query(concat!(
+                    "UPDATE cosmo_job_leases SET refreshed_ms = ",
+                    $now,
+                    " WHERE job_id = $1 AND holder = $2 AND finished_ms IS NULL"
+                ))
+                .bind(job_id)
+                .bind(holder)
+                .execute($pool)
+                .await?
+                .rows_affected()
+            };
+        }
+        let n = match &self.db {
+            Db::Sqlite(pool) => refresh!(pool, now_ms!(sqlite)),
+            Db::Postgres(pool) => refresh!(pool, now_ms!(postgres)),
+        };
+        Ok(n == 1)
+    }
+
+    /// `holder` finished `job_id`: a later run of it ends without running.
+    pub async fn finish(&self, job_id: &str, holder: &str) -> sqlx::Result<()> {
+        macro_rules! finish {
+            ($pool:expr, $now:expr) => {
+                sqlx::query(concat!(
+                    "UPDATE cosmo_job_leases SET finished_ms = ",
+                    $now,
+                    ", refreshed_ms = ",
+                    $now,
+                    " WHERE job_id = $1 AND holder = $2"
+                ))
+                .bind(job_id)
+                .bind(holder)
+                .execute($pool)
+                .await
+                .map(drop)?
+            };
+        }
+        match &self.db {
+            Db::Sqlite(pool) => finish!(pool, now_ms!(sqlite)),
+            Db::Postgres(pool) => finish!(pool, now_ms!(postgres)),
+        }
+        Ok(())
+    }
+
+    /// `holder`'s run failed: the next attempt takes the lease afresh.
+    pub async fn release(&self, job_id: &str, holder: &str) -> sqlx::Result<()> {
+        crate::db::execute_on!(&self.db, pool => sqlx::query(
+            "DELETE FROM cosmo_job_leases WHERE job_id = $1 AND holder = $2",
+        )
+        .bind(job_id)
+        .bind(holder))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WINDOW: Duration = Duration::from_secs(30);
+    const GRACE: Duration = Duration::from_secs(25);
+
+    fn held(refreshed: i64, takeover: Option<i64>) -> Held {
+        Held {
+            refreshed_ms: refreshed,
+            takeover_ms: takeover,
+            finished_ms: None,
+        }
+    }
+
+    #[test]
+    fn a_refreshed_lease_is_waited_for() {
+        assert_eq!(
+            decide(held(100_000, None), 110_000, WINDOW, GRACE),
+            Decision::Wait
+        );
+    }
+
+    #[test]
+    fn a_silent_lease_is_marked_before_it_is_taken() {
+        // Silent for 60 s (an outage, or a dead holder): marked, not taken.
+        assert_eq!(
+            decide(held(0, None), 60_000, WINDOW, GRACE),
+            Decision::MarkSilent
+        );
+        // Not refreshed since the mark: waited for until the grace has passed.
+        assert_eq!(
+            decide(held(0, Some(60_000)), 70_000, WINDOW, GRACE),
+            Decision::Wait
+        );
+        assert_eq!(
+            decide(held(0, Some(60_000)), 85_000, WINDOW, GRACE),
+            Decision::Take
+        );
+    }
+
+    #[test]
+    fn a_holder_that_refreshed_after_the_mark_keeps_its_lease() {
+        // Refreshed 1 s after the mark, silent again much later: marked anew.
+        assert_eq!(
+            decide(held(61_000, Some(60_000)), 61_500, WINDOW, GRACE),
+            Decision::Wait
+        );
+        assert_eq!(
+            decide(held(61_000, Some(60_000)), 200_000, WINDOW, GRACE),
+            Decision::MarkSilent
+        );
+    }
+
+    #[test]
+    fn a_finished_lease_ends_the_job() {
+        let done = Held {
+            finished_ms: Some(5),
+            ..held(0, None)
+        };
+        assert_eq!(decide(done, 1_000_000, WINDOW, GRACE), Decision::Finished);
+    }
+}
