@@ -7,6 +7,7 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use cosmo_shared::domain::input::FieldError;
+use cosmo_shared::telemetry::repeats;
 use serde::Serialize;
 use serde_json::json;
 use utoipa::ToSchema;
@@ -57,7 +58,10 @@ pub enum ApiError {
 impl From<anyhow::Error> for ApiError {
     fn from(e: anyhow::Error) -> Self {
         if cosmo_shared::db::is_outage(&e) {
-            tracing::warn!(error = %format_args!("{e:#}"), "a store is out of reach");
+            let error = format!("{e:#}");
+            if let Some(repeated) = repeats::admit("store out of reach", &error) {
+                tracing::warn!(%error, repeated, "a store is out of reach");
+            }
             Self::Unavailable {
                 message: "a store Cosmo depends on is out of reach; retry later".into(),
                 detail: None,
@@ -138,7 +142,10 @@ impl ApiError {
                 ..
             } => error["detail"] = detail.clone(),
             Self::Internal(e) => {
-                tracing::error!(error = %format_args!("{e:#}"), "internal error");
+                let chain = format!("{e:#}");
+                if let Some(repeated) = repeats::admit("internal error", &chain) {
+                    tracing::error!(error = %chain, repeated, "internal error");
+                }
                 error["message"] = json!("internal error; see the server log");
             }
             _ => {}

@@ -90,7 +90,14 @@ pub async fn deadline(
     match tokio::time::timeout(timeout, work).await {
         Ok(response) => response,
         Err(_) => {
-            tracing::warn!(timeout_secs = timeout.as_secs(), "request timed out");
+            if let Some(repeated) = cosmo_shared::telemetry::repeats::admit("request timed out", "")
+            {
+                tracing::warn!(
+                    timeout_secs = timeout.as_secs(),
+                    repeated,
+                    "request timed out"
+                );
+            }
             ApiError::Unavailable {
                 message: format!(
                     "the request did not finish within {} s (a store may be slow or out of \

@@ -8,6 +8,8 @@
 //! `traceparent` of the span that enqueued it, so its span is a child of the request
 //! (or of the job) that caused it.
 
+pub mod repeats;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 

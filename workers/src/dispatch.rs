@@ -8,7 +8,7 @@ use cosmo_shared::queue::JobKind;
 use cosmo_shared::queue::payloads::{ExtractEntities, Periodic, ProcessSource};
 use cosmo_shared::queue::runtime::{JobContext, JobHandler, JobOutcome};
 use cosmo_shared::services::Services;
-use cosmo_shared::telemetry;
+use cosmo_shared::telemetry::{self, repeats};
 use serde::de::DeserializeOwned;
 use tracing::{Instrument, error, info, info_span, warn};
 
@@ -156,10 +156,19 @@ impl JobHandler for Dispatcher {
 
     async fn failed(&self, job: &JobContext, message: &str, final_attempt: bool) {
         let request_id = job.envelope.request_id.as_deref().unwrap_or("-");
-        if final_attempt {
-            error!(job_id = %job.job_id, kind = %job.kind, attempt = job.attempt, request_id, %message, "job failed for good");
+        // During an outage every job fails alike: one line per kind and message per
+        // interval, with how many were dropped (the queue keeps every job's error).
+        let site = if final_attempt {
+            "job failed for good"
         } else {
-            warn!(job_id = %job.job_id, kind = %job.kind, attempt = job.attempt, request_id, %message, "job failed; will retry");
+            "job failed; will retry"
+        };
+        if let Some(repeated) = repeats::admit(site, &format!("{}: {message}", job.kind)) {
+            if final_attempt {
+                error!(job_id = %job.job_id, kind = %job.kind, attempt = job.attempt, request_id, %message, repeated, "job failed for good");
+            } else {
+                warn!(job_id = %job.job_id, kind = %job.kind, attempt = job.attempt, request_id, %message, repeated, "job failed; will retry");
+            }
         }
         let (svc, now) = (&self.svc, self.svc.clock.now());
         let recorded = match job.kind {

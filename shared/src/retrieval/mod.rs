@@ -141,7 +141,10 @@ pub(crate) async fn embed_queries(
         .record_activity_usage(activity, user_id, &embedded.usage)
         .await
     {
-        tracing::warn!(error = %e, "recording the query embedding's usage failed");
+        let error = format!("{e:#}");
+        if let Some(repeated) = crate::telemetry::repeats::admit("query usage", &error) {
+            tracing::warn!(%error, repeated, "recording the query embedding's usage failed");
+        }
     }
     let embeddings = embedded.value;
     Ok(queries
