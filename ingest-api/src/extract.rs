@@ -4,7 +4,9 @@
 
 use axum::body::Bytes;
 use axum::extract::{FromRef, FromRequest, FromRequestParts, Request};
+use axum::http::Method;
 use axum::http::request::Parts;
+use cosmo_shared::directory::Use;
 use serde_json::Value;
 
 use crate::AppState;
@@ -15,6 +17,15 @@ use crate::error::ApiError;
 pub struct Tenant {
     pub id: String,
     pub is_admin: bool,
+    /// How this request's directory lookups (its key, its users) may be answered: a
+    /// read may use ones verified earlier while the directory is out of reach.
+    pub lookups: Use,
+}
+
+/// Whether a request only reads: `GET`, and the two queries sent as `POST` (explore and
+/// context). Everything else, MCP included, may write.
+pub fn reads_only(method: &Method, path: &str) -> bool {
+    *method == Method::GET || matches!(path, "/api/explore" | "/api/context")
 }
 
 impl Tenant {
@@ -23,6 +34,7 @@ impl Tenant {
     pub async fn from_authorization(
         app: &AppState,
         header: Option<&str>,
+        lookups: Use,
     ) -> Result<Self, ApiError> {
         let header = header.ok_or_else(|| {
             ApiError::Unauthorized("missing API key: send `Authorization: Bearer <key>`".into())
@@ -35,15 +47,16 @@ impl Tenant {
             .ok_or_else(|| {
                 ApiError::Unauthorized("the Authorization header must be `Bearer <key>`".into())
             })?;
-        Self::from_key(app, key).await
+        Self::from_key(app, key, lookups).await
     }
 
     /// The tenant an API key belongs to (401 when unknown or revoked).
-    pub async fn from_key(app: &AppState, key: &str) -> Result<Self, ApiError> {
-        match app.svc.directory.authenticate(key).await? {
+    pub async fn from_key(app: &AppState, key: &str, lookups: Use) -> Result<Self, ApiError> {
+        match app.svc.directory.authenticate_recent(key, lookups).await? {
             Some(caller) => Ok(Tenant {
                 id: caller.tenant_id,
                 is_admin: caller.is_admin,
+                lookups,
             }),
             None => Err(ApiError::Unauthorized("unknown or revoked API key".into())),
         }
@@ -62,7 +75,12 @@ where
             .headers
             .get(axum::http::header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok());
-        Self::from_authorization(&AppState::from_ref(state), header).await
+        let lookups = if reads_only(&parts.method, parts.uri.path()) {
+            Use::ReadThroughOutage
+        } else {
+            Use::Verified
+        };
+        Self::from_authorization(&AppState::from_ref(state), header, lookups).await
     }
 }
 

@@ -320,7 +320,7 @@ async fn checked_json(request: Request, app: &AppState) -> Result<Request, ApiEr
 /// closes stdin. Nothing but the protocol goes to stdout.
 pub async fn serve_stdio(svc: Services, api_key: &str) -> anyhow::Result<()> {
     let app = AppState { svc };
-    let tenant = Tenant::from_key(&app, api_key)
+    let tenant = Tenant::from_key(&app, api_key, cosmo_shared::directory::Use::Verified)
         .await
         .map_err(|e| anyhow::anyhow!("the API key is refused: {e}"))?;
     tracing::info!(tenant = %tenant.id, "serving MCP on stdio");

@@ -9,12 +9,31 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use std::sync::Arc;
+
 use crate::db::{Db, execute_on, on_db};
 use crate::ids;
+
+pub mod recent;
+
+pub use recent::Use;
 
 #[derive(Debug, Clone)]
 pub struct Directory {
     db: Db,
+    /// Shared by every clone: one process, one memory of verified answers.
+    recent: Arc<Answers>,
+}
+
+/// The lookups every request makes, verified a moment ago ([`recent`]).
+#[derive(Debug, Default)]
+struct Answers {
+    /// By key hash.
+    keys: recent::Recent<String, Caller>,
+    /// (tenant, user id) → graph user id.
+    graph_user_ids: recent::Recent<(String, String), String>,
+    /// Graph user id → tenant.
+    tenants: recent::Recent<String, String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
@@ -54,7 +73,10 @@ const MIGRATIONS_TABLE: &str = "cosmo_migrations";
 
 impl Directory {
     pub fn new(db: Db) -> Self {
-        Self { db }
+        Self {
+            db,
+            recent: Arc::default(),
+        }
     }
 
     pub async fn migrate(&self) -> anyhow::Result<()> {
@@ -143,10 +165,27 @@ impl Directory {
         Ok(on_db!(&self.db, pool => sqlx::query_as(SQL).bind(&hash).fetch_optional(pool).await)?)
     }
 
+    /// [`Self::authenticate`], answered from a verification of the last few seconds
+    /// when there is one ([`recent`]): a key revoked in another process stops working
+    /// within [`recent::FRESH`].
+    pub async fn authenticate_recent(
+        &self,
+        key: &str,
+        use_: Use,
+    ) -> anyhow::Result<Option<Caller>> {
+        let hash = ids::hash_api_key(key);
+        self.recent
+            .keys
+            .answer(hash, use_, self.authenticate(key))
+            .await
+    }
+
     pub async fn revoke_api_key(&self, key_id: &str, at: DateTime<Utc>) -> anyhow::Result<bool> {
         const SQL: &str =
             "UPDATE cosmo_api_keys SET revoked_at = $2 WHERE key_id = $1 AND revoked_at IS NULL";
         let done = execute_on!(&self.db, pool => sqlx::query(SQL).bind(key_id).bind(at))?;
+        // In this process the revocation takes effect at once.
+        self.recent.keys.clear();
         Ok(done == 1)
     }
 
@@ -179,6 +218,38 @@ impl Directory {
         Ok(
             on_db!(&self.db, pool => sqlx::query_as(SQL).bind(tenant_id).bind(user_id).fetch_optional(pool).await)?,
         )
+    }
+
+    /// The graph user id of the user `user_id` of `tenant_id` ([`Self::tenant_user`]),
+    /// answered from a recent lookup when there is one ([`recent`]).
+    pub async fn graph_user_id_recent(
+        &self,
+        tenant_id: &str,
+        user_id: &str,
+        use_: Use,
+    ) -> anyhow::Result<Option<String>> {
+        let lookup = async {
+            let user = self.tenant_user(tenant_id, user_id).await?;
+            Ok(user.map(|u| u.graph_user_id))
+        };
+        self.recent
+            .graph_user_ids
+            .answer((tenant_id.to_owned(), user_id.to_owned()), use_, lookup)
+            .await
+    }
+
+    /// The tenant of the user the graph knows as `graph_user_id` ([`Self::user`]),
+    /// answered from a recent lookup when there is one ([`recent`]).
+    pub async fn tenant_of_recent(
+        &self,
+        graph_user_id: &str,
+        use_: Use,
+    ) -> anyhow::Result<Option<String>> {
+        let lookup = async { Ok(self.user(graph_user_id).await?.map(|u| u.tenant_id)) };
+        self.recent
+            .tenants
+            .answer(graph_user_id.to_owned(), use_, lookup)
+            .await
     }
 
     /// The graph user id of each of `user_ids` in `tenant_id`, in order ([`Self::claim_user`]).
@@ -228,7 +299,10 @@ impl Directory {
     /// Forgets a user (erasure): the id may be claimed again afterwards.
     pub async fn delete_user(&self, graph_user_id: &str) -> anyhow::Result<bool> {
         const SQL: &str = "DELETE FROM cosmo_users WHERE graph_user_id = $1";
-        Ok(execute_on!(&self.db, pool => sqlx::query(SQL).bind(graph_user_id))? == 1)
+        let deleted = execute_on!(&self.db, pool => sqlx::query(SQL).bind(graph_user_id))? == 1;
+        self.recent.graph_user_ids.clear();
+        self.recent.tenants.clear();
+        Ok(deleted)
     }
 
     /// Stores the profile of a user (the caller checked the tenant).

@@ -119,3 +119,59 @@ async fn two_tenants_first_using_one_id_at_once_get_two_users() {
     })
     .await;
 }
+
+/// Keys are verified once every few seconds, not on every request: a key revoked by
+/// another process stops working within `recent::FRESH`; in the revoking process at
+/// once. An unknown key is never remembered as unknown.
+#[tokio::test]
+async fn a_revoked_key_stops_working_within_seconds_everywhere() {
+    use cosmo_shared::directory::{Use, recent};
+    on_both(async |db: Db| {
+        let api = Directory::new(db.clone());
+        api.migrate().await.unwrap();
+        let admin = Directory::new(db.clone()); // another process
+        let now = Utc::now();
+        let (key, info) = admin
+            .create_api_key("acme", "agent", false, now)
+            .await
+            .unwrap();
+        let caller = api.authenticate_recent(&key, Use::Verified).await.unwrap();
+        assert_eq!(caller.map(|c| c.tenant_id).as_deref(), Some("acme"));
+
+        assert!(admin.revoke_api_key(&info.key_id, now).await.unwrap());
+        let started = std::time::Instant::now();
+        cosmo_tests::wait_for(
+            "the revocation to reach the API",
+            recent::FRESH * 3,
+            || async {
+                api.authenticate_recent(&key, Use::Verified)
+                    .await
+                    .unwrap()
+                    .is_none()
+                    .then_some(())
+            },
+        )
+        .await;
+        assert!(started.elapsed() <= recent::FRESH + std::time::Duration::from_secs(1));
+
+        let (other, other_info) = api
+            .create_api_key("acme", "agent 2", false, now)
+            .await
+            .unwrap();
+        assert!(
+            api.authenticate_recent(&other, Use::Verified)
+                .await
+                .unwrap()
+                .is_some()
+        );
+        assert!(api.revoke_api_key(&other_info.key_id, now).await.unwrap());
+        assert_eq!(
+            api.authenticate_recent(&other, Use::Verified)
+                .await
+                .unwrap(),
+            None,
+            "revoked in this process: refused at once"
+        );
+    })
+    .await;
+}

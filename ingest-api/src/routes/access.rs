@@ -12,18 +12,23 @@ use crate::extract::Tenant;
 
 /// The graph user id of the caller's user `user_id`, or 404 if the tenant has none.
 pub async fn tenant_user(app: &AppState, tenant: &Tenant, user_id: &str) -> ApiResult<String> {
-    match app.svc.directory.tenant_user(&tenant.id, user_id).await? {
-        Some(u) => Ok(u.graph_user_id),
+    let directory = &app.svc.directory;
+    match directory
+        .graph_user_id_recent(&tenant.id, user_id, tenant.lookups)
+        .await?
+    {
+        Some(graph_user_id) => Ok(graph_user_id),
         None => Err(ApiError::NotFound(format!("user {user_id} not found"))),
     }
 }
 
 /// Whether the user the graph knows as `graph_user_id` is a user of the caller's tenant.
 pub async fn in_tenant(app: &AppState, tenant: &Tenant, graph_user_id: &str) -> ApiResult<bool> {
-    Ok(matches!(
-        app.svc.directory.user(graph_user_id).await?,
-        Some(u) if u.tenant_id == tenant.id
-    ))
+    let directory = &app.svc.directory;
+    Ok(directory
+        .tenant_of_recent(graph_user_id, tenant.lookups)
+        .await?
+        .is_some_and(|t| t == tenant.id))
 }
 
 /// The owner (graph user id) of a memory the caller may reach, or 404.

@@ -13,6 +13,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::{DateTime, Utc};
+use cosmo_shared::directory::Use;
 use cosmo_shared::queue::{JobCounts, JobFilter, JobRecord, JobState};
 use serde::Deserialize;
 
@@ -112,7 +113,12 @@ async fn authorize(app: &AppState, headers: &HeaderMap) -> Result<(), Response> 
     let Some(key) = presented_key(headers) else {
         return Err(challenge("Sign in with an admin API key as the password."));
     };
-    match app.svc.directory.authenticate(&key).await {
+    match app
+        .svc
+        .directory
+        .authenticate_recent(&key, Use::Verified)
+        .await
+    {
         Ok(Some(caller)) if caller.is_admin => Ok(()),
         Ok(Some(_)) => Err(error_page(ApiError::Forbidden(
             "the job dashboard needs an admin API key".into(),

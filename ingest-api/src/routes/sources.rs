@@ -237,9 +237,10 @@ pub async fn erase(
 async fn tenant_source(app: &AppState, tenant: &Tenant, key: &str) -> ApiResult<Source> {
     let not_found = || ApiError::NotFound(format!("source {key} not found"));
     let source = app.svc.graph.source(key).await?.ok_or_else(not_found)?;
-    match app.svc.directory.user(&source.user_id).await? {
-        Some(owner) if owner.tenant_id == tenant.id => Ok(source),
-        _ => Err(not_found()),
+    if super::access::in_tenant(app, tenant, &source.user_id).await? {
+        Ok(source)
+    } else {
+        Err(not_found())
     }
 }
 
@@ -251,8 +252,12 @@ async fn participant(
     source: &Source,
     user: &str,
 ) -> ApiResult<String> {
-    match app.svc.directory.tenant_user(&tenant.id, user).await? {
-        Some(u) if source.is_participant(&u.graph_user_id) => Ok(u.graph_user_id),
+    let directory = &app.svc.directory;
+    match directory
+        .graph_user_id_recent(&tenant.id, user, tenant.lookups)
+        .await?
+    {
+        Some(graph_user_id) if source.is_participant(&graph_user_id) => Ok(graph_user_id),
         _ => Err(ApiError::Forbidden(format!(
             "{user} is not a participant of source {}",
             source.entity_key

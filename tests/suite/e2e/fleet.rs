@@ -295,9 +295,10 @@ async fn a_stopped_worker_finishes_its_job_first() {
     assert_eq!(view["status"], "processed");
 }
 
-/// PostgreSQL (queue and directory) closed to connections: the API answers 503 with
-/// `Retry-After`, not 500, within `database.acquire_timeout_ms` (1.5 s) and the answer's
-/// way back, and writes nothing; once it reopens, posts are accepted again.
+/// PostgreSQL (queue and directory) closed to connections: the API answers writes 503
+/// with `Retry-After`, not 500, within `database.acquire_timeout_ms` (1.5 s) and the
+/// answer's way back, and writes nothing; reads of the (healthy) graph go on with the
+/// key and users verified before; once it reopens, posts are accepted again.
 #[tokio::test]
 async fn a_database_outage_is_a_503_to_retry_later() {
     let dir = tempfile::tempdir().unwrap();
@@ -307,12 +308,22 @@ async fn a_database_outage_is_a_503_to_retry_later() {
         unreachable!()
     };
     let note = fixtures::text_note("alice");
-    assert_eq!(
-        api.post("/api/sources", &note).await.0,
-        reqwest::StatusCode::ACCEPTED
-    );
+    let (status, accepted) = api.post("/api/sources", &note).await;
+    assert_eq!(status, reqwest::StatusCode::ACCEPTED);
+    let source = format!("/api/sources/{}", accepted["entity_key"].as_str().unwrap());
+    let explore = serde_json::json!({"user_id": "alice", "queries": [{"query": "notes"}]});
+    let reads = async || {
+        (
+            api.get(&source).await.0,
+            api.post("/api/explore", &explore).await.0,
+        )
+    };
+    let ok = (reqwest::StatusCode::OK, reqwest::StatusCode::OK);
+    assert_eq!(reads().await, ok);
 
     pg.allow_connections(false).await;
+    // Reads of the healthy graph go on, their key and user verified before the outage.
+    assert_eq!(reads().await, ok, "reads through a directory outage");
     let client = reqwest::Client::new();
     let post = |text: &str| {
         let mut body = note.clone();
