@@ -10,16 +10,8 @@
 //! postings of its words, and a word's weight is how rare it is among that user's
 //! memories: another tenant's writing changes nothing in a user's ranking.
 //!
-//! **Words.** Runs of letters and digits, lower-cased, accents removed, stemmed (Porter's
-//! English stemmer, Snowball's second version): "pricing" and "priced" both find
-//! "price". A query word that is more than one word here ("e-mail", "o'brien") matches
-//! the memories holding all of its parts (an approximation of FTS5's phrase match:
-//! positions are not kept).
-//!
-//! **Score.** Okapi BM25 with k1 = 1.2, b = 0.75 and Lucene's always-positive idf,
-//! `ln(1 + (N − n + 0.5) / (n + 0.5))`; a word's frequency in a memory is weighted by
-//! column (a Source's summary 2, content 1, keywords 1.5; a node's name 3, description
-//! 1; a fact's text 1, value 2), a memory's length is its number of words.
+//! **Words and score** are [`crate::graph::text_rank`]'s, shared with the Neo4j store:
+//! BM25 over the user's memories of the kind, column-weighted word frequencies.
 //!
 //! **In step and bounded** by the cache it lives in (`cache.rs`). An erased memory's
 //! key and its words are dropped from memory at once (a word no other memory holds
@@ -28,18 +20,14 @@
 //! (`None` from [`TextIndex::search`]).
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
 
-use rust_stemmers::{Algorithm, Stemmer};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 
 use super::cache::{Cache, Filter, Part, best_first};
 use crate::domain::{Hit, SearchScope, Target};
 use crate::graph::GraphResult;
-
-const K1: f64 = 1.2;
-const B: f64 = 0.75;
+use crate::graph::text_rank::{self, avg_len, idf, norm, query_words, term_score};
 
 /// A memory's place in its part beyond its postings: key, filter fields, term list.
 const DOC_BYTES: usize = 96;
@@ -93,58 +81,6 @@ fn rows_sql(target: Target, some: bool) -> &'static str {
 }
 
 /// The weight of a word found in each column.
-fn column_weights(target: Target) -> [f32; 3] {
-    match target {
-        Target::Source => [2.0, 1.0, 1.5],
-        Target::Node => [3.0, 1.0, 0.0],
-        Target::Storyline | Target::Macro => [1.0, 0.0, 0.0],
-        Target::Fact => [1.0, 2.0, 0.0],
-    }
-}
-
-static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
-
-/// The words of `text`, as searched: lower-cased, accents removed, stemmed.
-pub(super) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let lower = w.to_lowercase();
-            let folded = if lower.is_ascii() {
-                lower
-            } else {
-                use unicode_normalization::UnicodeNormalization;
-                lower
-                    .nfd()
-                    .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
-                    .collect()
-            };
-            stem(folded)
-        })
-}
-
-thread_local! {
-    /// Stems already found on this thread: a user's memories repeat a few thousand
-    /// words, and stemming is most of the cost of loading their text.
-    static STEMS: std::cell::RefCell<HashMap<String, String>> =
-        std::cell::RefCell::new(HashMap::new());
-}
-
-fn stem(word: String) -> String {
-    STEMS.with(|stems| {
-        let mut stems = stems.borrow_mut();
-        if let Some(stem) = stems.get(&word) {
-            return stem.clone();
-        }
-        let stem = STEMMER.stem(&word).into_owned();
-        if stems.len() >= 100_000 {
-            stems.clear();
-        }
-        stems.insert(word, stem.clone());
-        stem
-    })
-}
-
 /// A memory as read from its row: its words with their column-weighted frequencies.
 pub(super) struct Entry {
     visibility: i64,
@@ -155,18 +91,11 @@ pub(super) struct Entry {
 
 impl Entry {
     fn from_row(target: Target, row: &SqliteRow) -> sqlx::Result<(String, Entry)> {
-        let weights = column_weights(target);
-        let mut counts: HashMap<String, f32> = HashMap::new();
-        let mut len = 0u32;
-        for (column, weight) in ["c0", "c1", "c2"].into_iter().zip(weights) {
-            let text: Option<&str> = row.try_get(column)?;
-            for word in words(text.unwrap_or_default()) {
-                len += 1;
-                *counts.entry(word).or_default() += weight;
-            }
-        }
-        let mut words: Vec<(String, f32)> = counts.into_iter().filter(|(_, f)| *f > 0.0).collect();
-        words.sort_by(|a, b| a.0.cmp(&b.0));
+        let column = |c: &str| -> sqlx::Result<&str> {
+            Ok(row.try_get::<Option<&str>, _>(c)?.unwrap_or_default())
+        };
+        let text_rank::Analyzed { len, words } =
+            text_rank::analyze(target, [column("c0")?, column("c1")?, column("c2")?]);
         Ok((
             row.try_get("key")?,
             Entry {
@@ -312,14 +241,10 @@ impl Postings {
             return Vec::new();
         }
         let n = self.live as f64;
-        let avg_len = (self.total_len as f64 / n).max(1.0);
+        let avg = avg_len(n, self.total_len);
         // Each memory's length part of the BM25 denominator, once per query (postings
         // of common words name most memories).
-        let norm: Vec<f32> = self
-            .docs
-            .iter()
-            .map(|d| (K1 * (1.0 - B + B * f64::from(d.len) / avg_len)) as f32)
-            .collect();
+        let norm: Vec<f32> = self.docs.iter().map(|d| norm(d.len, avg)).collect();
         let mut score = vec![0.0f32; self.docs.len()];
         let mut seen: Vec<Vec<u32>> = Vec::new();
         for parts in query {
@@ -338,11 +263,9 @@ impl Postings {
                 // One word: its live memories are counted as they change. Postings of
                 // memories no longer live add to scores never read (below).
                 let term = &self.terms[tid as usize];
-                let df = f64::from(term.df);
-                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32;
-                let k = (K1 + 1.0) as f32;
+                let idf = idf(n, f64::from(term.df));
                 for &(doc, f) in &term.postings {
-                    score[doc as usize] += idf * f * k / (f + norm[doc as usize]);
+                    score[doc as usize] += term_score(idf, f, norm[doc as usize]);
                 }
             } else {
                 self.score_compound(&ids, n, &norm, &mut score);
@@ -387,11 +310,9 @@ impl Postings {
                 matched.push((doc, f));
             }
         }
-        let df = matched.len() as f64;
-        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32;
-        let k = (K1 + 1.0) as f32;
+        let idf = idf(n, matched.len() as f64);
         for (doc, f) in matched {
-            score[doc as usize] += idf * f * k / (f + norm[doc as usize]);
+            score[doc as usize] += term_score(idf, f, norm[doc as usize]);
         }
     }
 
@@ -493,7 +414,7 @@ impl TextIndex {
         let Some(state) = self.0.read(pool, &scope.user_id, target).await? else {
             return Ok(None);
         };
-        let query: Vec<Vec<String>> = terms.iter().map(|t| words(t).collect()).collect();
+        let query = query_words(terms);
         let filter = Filter::of(scope);
         // Scoring is CPU work: off the async threads.
         let found = tokio::task::spawn_blocking(move || state.part.search(&filter, &query, limit))
@@ -520,6 +441,7 @@ impl TextIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::text_rank::words;
 
     fn entry(text: &str) -> Entry {
         let mut counts: HashMap<String, f32> = HashMap::new();
@@ -545,12 +467,6 @@ mod tests {
         since: i64::MIN,
         until: i64::MAX,
     };
-
-    #[test]
-    fn words_are_folded_and_stemmed() {
-        let w: Vec<String> = words("Pricing, PRICED café-Owners' naïve").collect();
-        assert_eq!(w, ["price", "price", "cafe", "owner", "naiv"]);
-    }
 
     #[test]
     fn rare_words_and_short_memories_rank_first() {
