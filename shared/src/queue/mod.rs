@@ -23,6 +23,7 @@ pub mod payloads;
 pub mod postgres;
 pub mod runtime;
 pub mod sqlite;
+pub mod wake;
 
 pub use kinds::{JobKind, JobSettings, JobsConfig};
 

@@ -406,9 +406,14 @@ pub async fn run_workers(
                         .batch_size(1)
                         .heartbeat_interval(heartbeat)
                         .missed_heartbeats(q.missed_heartbeats);
+                    // An enqueue in this process wakes the worker at once; the interval
+                    // catches jobs of other processes, retries and delayed jobs.
+                    let strategy = Strategy::new()
+                        .stream(super::wake::listen(kind.queue_name()))
+                        .interval(interval);
                     let backend = apalis_sqlite::SqliteStorage::<serde_json::Value>::new(&pool)
                         .with_config(config)
-                        .poll_with_interval(interval);
+                        .poll_with_strategy(strategy);
                     worker!(name(restarts), backend, ctx.clone(), settings.concurrency)
                 });
             }

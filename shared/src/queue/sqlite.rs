@@ -77,6 +77,9 @@ impl JobQueue for SqliteQueue {
             .await?;
         tx.commit().await?;
         if inserted == 1 {
+            if job.run_at.is_none_or(|at| at <= chrono::Utc::now()) {
+                super::wake::notify(job.kind.queue_name());
+            }
             return Ok(Enqueued::Created { job_id: id });
         }
         let key = job.idempotency_key.unwrap_or_default();

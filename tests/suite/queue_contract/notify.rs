@@ -1,6 +1,7 @@
-//! PostgreSQL only: a pipeline job enqueued by another process is picked up by
-//! LISTEN/NOTIFY, not by the next poll. SQLite has no notifications across processes;
-//! there the poll interval is the pickup delay (see docs/queue.md).
+//! PostgreSQL: a pipeline job enqueued by another process is picked up by LISTEN/NOTIFY,
+//! not by the next poll. SQLite has no notifications across processes (there the poll
+//! interval is the pickup delay, see docs/queue.md), but a job enqueued in the worker's
+//! own process (the embedded default) wakes it at once.
 
 use cosmo_shared::queue::{JobKind, NewJob};
 use cosmo_tests::pg::TempPostgres;
@@ -51,6 +52,34 @@ async fn another_process_s_job_is_picked_up_by_notification_not_by_polling() {
         // worker's next wake-up, which here is the next notification.)
         wait_for(
             "the job, delivered by NOTIFY",
+            Duration::from_secs(30),
+            || async { (workers.recorder.finished.lock().unwrap().len() == n + 1).then_some(()) },
+        )
+        .await;
+    }
+    workers.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_sqlite_a_job_enqueued_in_the_same_process_wakes_the_worker() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("cosmo.db");
+    let mut config = stores::test_config(&format!("sqlite://{}", db.display()), &db);
+    // A poll and a heartbeat an hour away: only the in-process wake-up can start a job
+    // enqueued after the worker's first (empty) poll.
+    config.queue.poll_interval_ms = 3_600_000;
+    config.queue.heartbeat_secs = 3_600;
+    let svc = stores::connect(config).await;
+    let workers = Workers::start_kinds(&svc, vec![JobKind::ProcessSource]);
+    // Let the worker make its first poll and wait on the next.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    for n in 0..3 {
+        svc.queue
+            .enqueue(NewJob::new(JobKind::ProcessSource, json!({ "n": n })))
+            .await
+            .unwrap();
+        wait_for(
+            "the job, woken in-process",
             Duration::from_secs(30),
             || async { (workers.recorder.finished.lock().unwrap().len() == n + 1).then_some(()) },
         )
