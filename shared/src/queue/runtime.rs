@@ -346,6 +346,49 @@ async fn postpone(db: &Db, job_id: &str, delay: Duration) -> sqlx::Result<()> {
     Ok(())
 }
 
+/// What a restarted worker does before it registers again: wait until the database
+/// answers. A worker stops when its heartbeat or fetch fails (an outage), and the
+/// `Monitor` restarts it at once; without the wait it would fail again at once, many
+/// times a second, each time logging its error, until the database returns.
+fn gate<B, E>(
+    db: Db,
+    restarts: usize,
+) -> impl Fn(&mut B) -> futures::future::BoxFuture<'static, Result<(), E>> + Send + Sync + 'static
+where
+    E: Send + 'static,
+{
+    move |_| {
+        let db = db.clone();
+        Box::pin(async move {
+            if restarts > 0 {
+                wait_for_database(&db).await;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Returns once `db` answers, trying every 0.5 s, doubling to 5 s.
+async fn wait_for_database(db: &Db) {
+    let mut pause = Duration::from_millis(500);
+    loop {
+        match db.ping().await {
+            Ok(()) => return,
+            Err(e) => {
+                let error = format!("{e:#}");
+                if let Some(repeated) =
+                    crate::telemetry::repeats::admit("worker waits for the database", &error)
+                {
+                    tracing::warn!(%error, repeated,
+                        "the queue's database is out of reach; workers start again once it answers");
+                }
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(5));
+            }
+        }
+    }
+}
+
 /// The same worker on either backend.
 macro_rules! worker {
     ($name:expr, $backend:expr, $ctx:expr, $concurrency:expr) => {
@@ -399,7 +442,7 @@ pub async fn run_workers(
         });
         match &db {
             Db::Sqlite(pool) => {
-                let pool = pool.clone();
+                let (pool, db) = (pool.clone(), db.clone());
                 monitor = monitor.register(move |restarts| {
                     let config = apalis_sqlite::Config::default()
                         .queue(kind.queue_name())
@@ -413,12 +456,13 @@ pub async fn run_workers(
                         .interval(interval);
                     let backend = apalis_sqlite::SqliteStorage::<serde_json::Value>::new(&pool)
                         .with_config(config)
-                        .poll_with_strategy(strategy);
+                        .poll_with_strategy(strategy)
+                        .before_start(gate(db.clone(), restarts));
                     worker!(name(restarts), backend, ctx.clone(), settings.concurrency)
                 });
             }
             Db::Postgres(pool) => {
-                let pool = pool.clone();
+                let (pool, db) = (pool.clone(), db.clone());
                 monitor = monitor.register(move |restarts| {
                     let config = apalis_postgres::Config::default()
                         .queue(kind.queue_name())
@@ -439,7 +483,8 @@ pub async fn run_workers(
                     };
                     let backend = apalis_postgres::PostgresStorage::<serde_json::Value>::new(&pool)
                         .with_config(config)
-                        .poll_with_strategy(strategy);
+                        .poll_with_strategy(strategy)
+                        .before_start(gate(db.clone(), restarts));
                     worker!(name(restarts), backend, ctx.clone(), settings.concurrency)
                 });
             }

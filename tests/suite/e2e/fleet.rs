@@ -455,6 +455,7 @@ async fn a_long_database_outage_runs_no_job_twice_and_kills_none() {
     )
     .await;
     let pipeline = [JobKind::ProcessSource, JobKind::ExtractEntities];
+    let mut handed_out_finished = 0.0;
     let counts = wait_for("the queue settled", Duration::from_secs(20), || async {
         let counts = cosmo_shared::queue::JobCounts::tally(&q.state_counts().await.ok()?);
         (counts.total.pending + counts.total.running == 0).then_some(counts)
@@ -468,18 +469,31 @@ async fn a_long_database_outage_runs_no_job_twice_and_kills_none() {
     for kind in pipeline {
         let done = counts.kinds.get(kind.as_str()).map_or(0, |t| t.done);
         assert_eq!(done, keys.len() as i64, "{kind}: {counts:?}");
-        let mut succeeded = 0.0;
+        let (mut succeeded, mut already) = (0.0, 0.0);
         for port in ports {
             let scrape =
                 cosmo_tests::prometheus::scrape(&format!("http://127.0.0.1:{port}/metrics")).await;
-            succeeded += scrape
-                .value("cosmo_jobs_succeeded_total", &[("kind", kind.as_str())])
-                .unwrap_or(0.0);
+            let count = |name: &str| {
+                scrape
+                    .value(name, &[("kind", kind.as_str())])
+                    .unwrap_or(0.0)
+            };
+            succeeded += count("cosmo_jobs_succeeded_total");
+            already += count("cosmo_jobs_already_finished_total");
         }
         assert_eq!(
             succeeded,
             keys.len() as f64,
             "{kind}: every job ran to success exactly once across the workers"
         );
+        eprintln!("{kind}: {already} hand-outs of finished jobs ended without running");
+        handed_out_finished += already;
     }
+    // Jobs in flight finished while the database was out (their usage recorded once it
+    // returned) and their workers, restarted meanwhile, could not acknowledge them: they
+    // were handed out again, and ended without running.
+    assert!(
+        handed_out_finished >= 1.0,
+        "the outage handed running jobs out again (else this test proves nothing)"
+    );
 }
