@@ -174,7 +174,7 @@ enum Taken {
     Busy,
 }
 
-/// Takes the job's lease, waiting (a heartbeat at a time, through database errors)
+/// Takes the job's lease, waiting (asking again every second, through database errors)
 /// while another run holds it, at most the job's timeout.
 async fn take_lease(ctx: &Ctx, job_id: &str, holder: &str) -> Taken {
     let deadline = Instant::now() + ctx.settings.timeout();
@@ -198,7 +198,10 @@ async fn take_lease(ctx: &Ctx, job_id: &str, holder: &str) -> Taken {
         if Instant::now() >= deadline {
             return Taken::Busy;
         }
-        tokio::time::sleep(ctx.beat).await;
+        // The holder's silence is measured on the database's clock, not by these polls:
+        // asking again each second (or heartbeat, if shorter) costs one small query and
+        // lets a transient error (a busy pool) cost a second, not a heartbeat.
+        tokio::time::sleep(ctx.beat.min(Duration::from_secs(1))).await;
     }
 }
 
