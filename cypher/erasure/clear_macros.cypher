@@ -15,6 +15,9 @@ SET m.storyline_count = storylines,
     m.first_event_at = first_at,
     m.last_event_at = last_at,
     m.description = '',
+    m.description_terms = [],
+    m.description_counts = [],
+    m.description_len = 0,
     m.embedding = null,
     m.is_dirty = true
 RETURN count(m) AS cleared

@@ -13,6 +13,9 @@ SET st.source_count = sources,
     st.first_source_at = first_at,
     st.last_source_at = last_at,
     st.description = '',
+    st.description_terms = [],
+    st.description_counts = [],
+    st.description_len = 0,
     st.embedding = null,
     st.is_dirty = true
 RETURN count(st) AS cleared

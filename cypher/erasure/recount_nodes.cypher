@@ -26,6 +26,9 @@ SET n.source_count = sources,
     n.has_meso = EXISTS { (:Storyline)-[:about]->(n) },
     n.has_macro = EXISTS { (:Macro)-[:rooted_in]->(n) },
     n.description = '',
+    n.description_terms = [],
+    n.description_counts = [],
+    n.description_len = 0,
     n.embedding = null,
     n.is_dirty = true
 RETURN count(n) AS cleared

@@ -8,6 +8,9 @@ WITH m
 OPTIONAL MATCH (m)-[:groups]->(st:Storyline)
 WITH m, count(st) AS storylines
 SET m.description = $description,
+    m.description_terms = $description_terms,
+    m.description_counts = $description_counts,
+    m.description_len = $description_len,
     m.embedding = coalesce($embedding, m.embedding),
     m.storyline_count = storylines,
     m.is_dirty = false

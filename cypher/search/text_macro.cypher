@@ -1,14 +1,22 @@
-// text_search over Macros (description) in scope. `$query` is built in Rust from plain
-// words, each escaped and quoted for Lucene (never query syntax from input), per field
-// with the SQLite store's column weights as boosts. The index streams every match in
-// score order, not a top-k, so filtering to the scope afterwards loses nothing.
-CALL db.index.fulltext.queryNodes('macro_text', $query) YIELD node, score
-WITH node AS m, score
-WHERE m.user_id = $user_id
-  AND (m.state <> 'archived' OR $include_archived)
-  AND ($since IS NULL OR coalesce(m.last_event_at, m.created_at) >= $since)
-  AND ($until IS NULL OR coalesce(m.last_event_at, m.created_at) < $until)
-WITH m.macro_id AS key, score
-ORDER BY score DESC, key
-LIMIT $limit
-RETURN key, score
+// text_search over Macros, ranked in Rust exactly as the SQLite store ranks
+// (`graph::text_rank`: BM25 over the user's Macros alone). Every Macro of the user,
+// whatever its state and time (the statistics: `n` memories, `total` words), is read
+// for the words it carries per searched column (`description`: `<column>_terms`,
+// `_counts`, `_len`, written with its text); the ones holding any of `$words` (the
+// query's distinct stemmed words) are returned with, per word, how often each column
+// holds it (a third 0 for kinds with fewer columns), and whether the scope admits them.
+MATCH (x:Macro)
+WHERE x.user_id = $user_id
+WITH x, coalesce(x.description_len, 0) AS len
+WITH collect([x, len]) AS docs, count(x) AS n, sum(len) AS total
+UNWIND docs AS d
+WITH n, total, d[0] AS x, d[1] AS len
+WHERE any(w IN $words WHERE w IN coalesce(x.description_terms, []))
+RETURN n, total, x.macro_id AS key, len,
+       coalesce((x.state <> 'archived' OR $include_archived)
+         AND ($since IS NULL OR coalesce(x.last_event_at, x.created_at) >= $since)
+         AND ($until IS NULL OR coalesce(x.last_event_at, x.created_at) < $until), false) AS admitted,
+       [w IN $words | [coalesce(head([i IN range(0, size(coalesce(x.description_terms, [])) - 1)
+                        WHERE x.description_terms[i] = w | x.description_counts[i]]), 0),
+                       0,
+                       0]] AS counts

@@ -22,7 +22,7 @@ pub mod neo4j;
 pub mod read;
 pub mod snapshot;
 pub mod sqlite;
-pub(crate) mod text_rank;
+pub mod text_rank;
 
 pub use maintenance::MaintenanceStore;
 pub use read::{ErasureStore, FactStore, LifecycleUpdate, ReadStore};

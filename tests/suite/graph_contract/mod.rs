@@ -62,6 +62,7 @@ macro_rules! graph_contract {
                 team_sources_are_found_by_participants_only,
                 vector_search_ranks_every_kind_by_cosine,
                 text_search_covers_every_kind,
+                text_search_ranks_as_the_shared_ranking,
                 neighbours_rank_what_links_to_the_seeds,
                 neighbours_reach_through_the_owner,
                 memory_reads_any_kind_by_key,

@@ -91,8 +91,8 @@ impl Neo4jGraph {
         vector: Option<&[f32]>,
         at: DateTime<Utc>,
     ) -> GraphResult<()> {
-        let q = mt::CONSOLIDATE_NODE
-            .bind()
+        let b = mt::CONSOLIDATE_NODE.bind();
+        let q = super::words::bind(b, super::words::DESCRIPTION, description)
             .p("entity_key", key)
             .p("description", description)
             .p("embedding", embedding(vector))

@@ -99,8 +99,8 @@ impl Neo4jGraph {
         vector: Option<&[f32]>,
         at: DateTime<Utc>,
     ) -> GraphResult<()> {
-        let q = mt::DESCRIBE_STORYLINE
-            .bind()
+        let b = mt::DESCRIBE_STORYLINE.bind();
+        let q = super::words::bind(b, super::words::DESCRIPTION, description)
             .p("storyline_id", storyline_id)
             .p("description", description)
             .p("embedding", embedding(vector))
@@ -167,8 +167,8 @@ impl Neo4jGraph {
         vector: Option<&[f32]>,
         at: DateTime<Utc>,
     ) -> GraphResult<()> {
-        let q = mt::DESCRIBE_MACRO
-            .bind()
+        let b = mt::DESCRIBE_MACRO.bind();
+        let q = super::words::bind(b, super::words::DESCRIPTION, description)
             .p("macro_id", macro_id)
             .p("description", description)
             .p("embedding", embedding(vector))

@@ -34,6 +34,7 @@ mod store;
 mod storylines;
 #[cfg(test)]
 mod tests;
+pub(in crate::graph) mod words;
 
 pub use read_side::SearchPaths;
 use read_side::over_fetch::OverFetch;

@@ -72,8 +72,8 @@ impl Neo4jGraph {
                             "a different Person named \"{canonical}\" already exists in {user_id}'s graph"
                         ))),
                         (Some(key), _) | (None, Some(key)) => {
-                            let q = owner::PROMOTE
-                                .bind()
+                            let b = owner::PROMOTE.bind();
+                            let q = super::words::bind(b, super::words::NAME, full_name)
                                 .p("entity_key", key.as_str())
                                 .p("user_id", user_id)
                                 .p("canonical_name", canonical.as_str())
@@ -149,8 +149,7 @@ pub(super) fn owner_create_query(
     full_name: &str,
     at: DateTime<Utc>,
 ) -> GraphResult<Query> {
-    let b = owner::CREATE
-        .bind()
+    let b = super::words::bind(owner::CREATE.bind(), super::words::NAME, full_name)
         .p("entity_key", key)
         .p("user_id", user_id)
         .p("canonical_name", names::canonical_person(full_name))

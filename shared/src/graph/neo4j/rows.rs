@@ -59,10 +59,15 @@ pub fn node_rows(
             let t = n.identity.entity_type.clone().unwrap_or_default();
             ("entity_type", BoltType::from(t))
         });
+        // The searched name is the display name, as the SQLite store's `name`.
+        let [name_terms, name_counts, name_len] = super::words::values(&n.display_name);
         let fields = [
             ("entity_key", key.as_str().into()),
             ("name", n.identity.name.as_str().into()),
             ("display_name", n.display_name.as_str().into()),
+            ("name_terms", name_terms),
+            ("name_counts", name_counts),
+            ("name_len", name_len),
         ]
         .into_iter()
         .chain(lifecycle(&l))

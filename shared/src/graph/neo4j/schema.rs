@@ -57,7 +57,8 @@ impl Neo4jGraph {
                 }
             }
         }
-        self.mark_unindexed_impl().await
+        self.mark_unindexed_impl().await?;
+        self.fill_words_impl().await
     }
 }
 

@@ -6,6 +6,7 @@ use neo4rs::{BoltType, Query, Row, Txn};
 use super::bolt::{Props, bool_column, embedding, int, int_column, list, opt, string_column};
 use super::cypher::{extraction as x, sources as s};
 use super::rows::bind_lifecycle;
+use super::words;
 use super::{Neo4jGraph, decode, finish, txn_rows};
 use crate::domain::{
     ExtractionRecord, ExtractionStatus, NewSource, Passage, ProcessedContent, Source, SourceRef,
@@ -78,8 +79,11 @@ impl Neo4jGraph {
         self.retrying(|| async {
             let mut txn = self.begin().await?;
             let result = async {
-                let q = s::SAVE_PROCESSED
-                    .bind()
+                let b = s::SAVE_PROCESSED.bind();
+                let b = words::bind(b, words::SUMMARY, &p.summary);
+                let b = words::bind(b, words::CONTENT, &p.content);
+                let b = words::bind(b, words::KEYWORDS, &words::keywords_text(&p.keywords));
+                let q = b
                     .p("entity_key", key)
                     .p("content", p.content.as_str())
                     .p("summary", p.summary.as_str())

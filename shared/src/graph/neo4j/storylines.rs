@@ -21,8 +21,7 @@ fn promoted(b: Bind, at: DateTime<Utc>) -> Bind {
 
 /// `storylines/create.cypher` for a new Storyline.
 pub(super) fn create_storyline_query(s: &NewStoryline) -> GraphResult<Query> {
-    let b = st::CREATE
-        .bind()
+    let b = super::words::bind(st::CREATE.bind(), super::words::DESCRIPTION, &s.description)
         .p("anchor_key", s.anchor_key.as_str())
         .p("storyline_id", s.storyline_id.as_str())
         .p("user_id", s.user_id.as_str())
@@ -33,13 +32,16 @@ pub(super) fn create_storyline_query(s: &NewStoryline) -> GraphResult<Query> {
 
 /// `macros/create.cypher` for a new Macro.
 pub(super) fn create_macro_query(m: &NewMacro) -> GraphResult<Query> {
-    let b = st::CREATE_MACRO
-        .bind()
-        .p("anchor_key", m.anchor_key.as_str())
-        .p("user_id", m.user_id.as_str())
-        .p("macro_id", m.macro_id.as_str())
-        .p("description", m.description.as_str())
-        .p("embedding", embedding(m.embedding.as_deref()));
+    let b = super::words::bind(
+        st::CREATE_MACRO.bind(),
+        super::words::DESCRIPTION,
+        &m.description,
+    )
+    .p("anchor_key", m.anchor_key.as_str())
+    .p("user_id", m.user_id.as_str())
+    .p("macro_id", m.macro_id.as_str())
+    .p("description", m.description.as_str())
+    .p("embedding", embedding(m.embedding.as_deref()));
     promoted(b, m.at).query()
 }
 

@@ -18,6 +18,7 @@ mod promotion;
 mod reindex;
 mod retrieval;
 mod sources;
+mod text_ranking;
 
 pub use access::*;
 pub use consolidation::*;
@@ -37,3 +38,4 @@ pub use promotion::*;
 pub use reindex::*;
 pub use retrieval::*;
 pub use sources::*;
+pub use text_ranking::*;

@@ -34,6 +34,9 @@ macro_rules! merge_node {
                 entity_key,
                 name,
                 display_name,
+                name_terms,
+                name_counts,
+                name_len,
                 $($extra,)?
                 salience,
                 state,

@@ -16,7 +16,15 @@ pub const STORYLINE_BRIEFS: Statement =
     statement!("storylines/briefs.cypher", [storyline_id, limit]);
 pub const DESCRIBE_STORYLINE: Statement = statement!(
     "storylines/describe.cypher",
-    [storyline_id, description, embedding, at]
+    [
+        storyline_id,
+        description,
+        description_terms,
+        description_counts,
+        description_len,
+        embedding,
+        at
+    ]
 );
 pub const MACRO_CANDIDATES: Statement =
     statement!("macros/promotion_candidates.cypher", [first_before, limit]);
@@ -24,7 +32,15 @@ pub const DIRTY_MACROS: Statement = statement!("macros/dirty.cypher", [limit]);
 pub const MACRO_STORYLINES: Statement = statement!("macros/storylines.cypher", [macro_id]);
 pub const DESCRIBE_MACRO: Statement = statement!(
     "macros/describe.cypher",
-    [macro_id, description, embedding, at]
+    [
+        macro_id,
+        description,
+        description_terms,
+        description_counts,
+        description_len,
+        embedding,
+        at
+    ]
 );
 
 // ---- Description consolidation and note cleanup (SPEC §4.2) ----
@@ -34,7 +50,15 @@ pub const DIRTY_RELATIONSHIPS: Statement =
     statement!("consolidation/dirty_relationships.cypher", [limit]);
 pub const CONSOLIDATE_NODE: Statement = statement!(
     "consolidation/node.cypher",
-    [entity_key, description, embedding, at]
+    [
+        entity_key,
+        description,
+        description_terms,
+        description_counts,
+        description_len,
+        embedding,
+        at
+    ]
 );
 pub const CONSOLIDATE_RELATIONSHIP: Statement = statement!(
     "consolidation/relationship.cypher",

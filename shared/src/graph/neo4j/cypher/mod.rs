@@ -19,6 +19,7 @@ pub mod schema;
 pub mod search;
 pub mod sources;
 pub mod storylines;
+pub mod words;
 
 #[cfg(test)]
 mod tests;
@@ -70,6 +71,7 @@ pub fn all() -> Vec<&'static Statement> {
         notes::ALL,
         facts::ALL,
         erasure::ALL,
+        words::ALL,
     ] {
         all.extend(group.iter().copied());
     }

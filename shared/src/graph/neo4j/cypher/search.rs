@@ -24,10 +24,7 @@ macro_rules! vector {
 
 macro_rules! text {
     ($file:literal) => {
-        statement!(
-            $file,
-            [user_id, include_archived, since, until, query, limit]
-        )
+        statement!($file, [user_id, include_archived, since, until, words])
     };
 }
 

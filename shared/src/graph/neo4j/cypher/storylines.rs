@@ -27,7 +27,16 @@ macro_rules! promoted {
 pub const ANCHOR_USER: Statement = statement!("storylines/anchor_user.cypher", [anchor_key]);
 pub const CREATE: Statement = promoted!(
     "storylines/create.cypher",
-    [anchor_key, storyline_id, user_id, description, embedding]
+    [
+        anchor_key,
+        storyline_id,
+        user_id,
+        description,
+        description_terms,
+        description_counts,
+        description_len,
+        embedding
+    ]
 );
 pub const INCLUDE_SOURCES: Statement = statement!(
     "storylines/include_sources.cypher",
@@ -58,7 +67,16 @@ pub const CANDIDATES_ENTITY: Statement = statement!(
 
 pub const CREATE_MACRO: Statement = promoted!(
     "macros/create.cypher",
-    [anchor_key, user_id, macro_id, description, embedding]
+    [
+        anchor_key,
+        user_id,
+        macro_id,
+        description,
+        description_terms,
+        description_counts,
+        description_len,
+        embedding
+    ]
 );
 pub const GROUP_MACRO: Statement =
     statement!("macros/group.cypher", [macro_id, storyline_ids, user_id]);

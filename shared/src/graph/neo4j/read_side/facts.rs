@@ -93,8 +93,10 @@ async fn end(txn: &mut Txn, fact_id: &str, at: DateTime<Utc>) -> GraphResult<()>
 
 /// `facts/create.cypher`: a new live fact with the lifecycle defaults of a new memory.
 pub(in crate::graph::neo4j) fn create_query(f: &NewFact) -> GraphResult<neo4rs::Query> {
-    let q = fx::CREATE
-        .bind()
+    use crate::graph::neo4j::words;
+    let b = words::bind(fx::CREATE.bind(), words::TEXT, &f.text);
+    let b = words::bind(b, words::VALUE, f.value.as_deref().unwrap_or_default());
+    let q = b
         .p("fact_id", f.fact_id.as_str())
         .p("user_id", f.user_id.as_str())
         .p("text", f.text.as_str())

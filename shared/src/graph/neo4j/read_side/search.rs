@@ -5,25 +5,28 @@
 //!   properties (`user_id`, or the `readable_by` links of the Sources a user may read),
 //!   as the SQLite store scores them. Scores are the plain cosine in double precision,
 //!   computed as SQLite computes it.
-//! * text: the full-text indexes, queried with each plain word escaped and quoted for
-//!   Lucene ([`lucene_query`]); the index streams every match, so the scope filter
-//!   after it loses nothing. Scores are Lucene's relevance.
+//! * text: the words each memory carries per searched column (`neo4j::words`), read for
+//!   every memory of the user and ranked in Rust by `text_rank::rank`: the SQLite
+//!   store's BM25 over the user's own memories, the same order on both stores.
 //! * neighbours: graph links from the seed nodes, scored as the trait says.
 //!
 //! Sources of a user with many (over `graph.neo4j.exact_search_max`) are first searched
-//! through a top-k of the shared vector and full-text indexes, kept only when provably
-//! complete (`over_fetch`); the statements above answer otherwise.
+//! through a top-k of the shared vector and full-text indexes (Lucene's relevance,
+//! queried with each plain word escaped and quoted, [`lucene_query`]), kept only when
+//! provably complete (`over_fetch`); the statements above answer otherwise.
 
 use neo4rs::{BoltType, Query, Row};
 
 use super::super::Neo4jGraph;
-use super::super::bolt::{Props, column, embedding, int, int_column, list, opt, strings_column};
+use super::super::bolt::{
+    Props, bool_column, column, embedding, int, int_column, list, opt, strings_column,
+};
 use super::super::cypher::{Bind, Statement, search as sx};
 use super::super::hierarchy::required;
 use super::distinct;
 use super::over_fetch::{proven, second_fetch};
 use crate::domain::{Hit, Neighbour, SearchScope, Target};
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{GraphError, GraphResult, text_rank};
 
 /// How many candidates the single-precision pre-ranking keeps beyond `limit` before the
 /// exact scores decide (near-ties at the cut may order differently in single precision).
@@ -167,6 +170,46 @@ fn source_hit(row: &Row) -> GraphResult<Hit> {
     })
 }
 
+/// A memory a text statement found: its key, length, scope and, per query word, how
+/// often each searched column holds it.
+fn text_candidate(row: &Row, words: usize) -> GraphResult<text_rank::Candidate> {
+    let counts = match column(row, "counts")? {
+        BoltType::List(per_word) => per_word
+            .value
+            .iter()
+            .map(|columns| match columns {
+                BoltType::List(c) if c.value.len() == 3 => {
+                    let mut out = [0i64; 3];
+                    for (o, v) in out.iter_mut().zip(&c.value) {
+                        *o = match v {
+                            BoltType::Integer(i) => i.value,
+                            other => return Err(counts_error(other)),
+                        };
+                    }
+                    Ok(out)
+                }
+                other => Err(counts_error(other)),
+            })
+            .collect::<GraphResult<Vec<[i64; 3]>>>()?,
+        other => return Err(counts_error(&other)),
+    };
+    if counts.len() != words {
+        return Err(counts_error(&BoltType::from(counts.len() as i64)));
+    }
+    Ok(text_rank::Candidate {
+        key: required(row, "key")?,
+        len: u32::try_from(int_column(row, "len")?.max(0)).unwrap_or(u32::MAX),
+        admitted: bool_column(row, "admitted")?,
+        counts,
+    })
+}
+
+fn counts_error(got: &BoltType) -> GraphError {
+    GraphError::Backend(anyhow::anyhow!(
+        "reading `counts` of a text search from Neo4j: expected a list of [int, int, int] per word, got {got:?}"
+    ))
+}
+
 impl Neo4jGraph {
     pub(super) async fn vector_search_impl(
         &self,
@@ -231,16 +274,17 @@ impl Neo4jGraph {
         terms: &[String],
         limit: usize,
     ) -> GraphResult<Vec<Hit>> {
-        let Some(query) = lucene_query(target, terms) else {
-            return Ok(Vec::new());
-        };
-        if limit == 0 {
+        let query = text_rank::query_words(terms);
+        let words = text_rank::distinct_words(&query);
+        if limit == 0 || words.is_empty() {
             return Ok(Vec::new());
         }
-        if target == Target::Source {
+        // A user with very many Sources: a top-k of the shared Lucene index, ranked by
+        // Lucene (as the SQLite store falls back to FTS5 for a user over its budget).
+        if let (Target::Source, Some(lucene)) = (target, lucene_query(target, terms)) {
             let statement = |fetch: usize| {
                 scoped(sx::TEXT_SOURCE_FETCHED.bind(), scope)
-                    .p("query", query.as_str())
+                    .p("query", lucene.as_str())
                     .p("fetch", int(fetch))
                     .p("limit", int(limit))
                     .query()
@@ -262,9 +306,27 @@ impl Neo4jGraph {
             }
         }
         let q = scoped(text_statement(target).bind(), scope)
-            .p("query", query)
-            .p("limit", int(limit));
-        self.rows(q.query()?).await?.iter().map(hit).collect()
+            .p("words", list(words.iter().map(String::as_str)));
+        let rows = self.rows(q.query()?).await?;
+        let Some(first) = rows.first() else {
+            return Ok(Vec::new());
+        };
+        let n = int_column(first, "n")?.max(0) as usize;
+        let total = int_column(first, "total")?.max(0) as u64;
+        let candidates = rows
+            .iter()
+            .map(|row| text_candidate(row, words.len()))
+            .collect::<GraphResult<Vec<_>>>()?;
+        Ok(
+            text_rank::rank(target, n, total, &candidates, &query, limit)
+                .into_iter()
+                .map(|(key, score)| Hit {
+                    key,
+                    score,
+                    passage: None,
+                })
+                .collect(),
+        )
     }
 
     /// A Source search answered from a top-k of the shared indexes (`over_fetch`), best

@@ -545,4 +545,67 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].0, "a");
     }
+
+    /// The SQLite store's postings rank exactly as `text_rank::rank` (what the Neo4j
+    /// store ranks with) over random corpora: compound words, repeated words, columns
+    /// of every weight, memories outside the scope, replaced and deleted ones.
+    #[test]
+    fn postings_rank_as_the_shared_ranking() {
+        let vocabulary = [
+            "price", "pricing", "plan", "launch", "Falcon", "budget", "e-mail", "mail", "o'brien",
+            "review", "team", "café", "the", "naïve",
+        ];
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for round in 0..60 {
+            let target = [Target::Source, Target::Node, Target::Fact][round % 3];
+            let mut postings = Postings::default();
+            let mut memories: Vec<(String, [String; 3], bool)> = Vec::new();
+            for i in 0..(5 + next(40)) {
+                let mut text = || -> String {
+                    (0..next(12))
+                        .map(|_| vocabulary[next(vocabulary.len() as u64) as usize])
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let columns = [text(), text(), text()];
+                let admitted = next(4) != 0;
+                let key = format!("m{:03}", (i * 37) % 100);
+                let a = text_rank::analyze(target, [&columns[0], &columns[1], &columns[2]]);
+                let entry = Entry {
+                    visibility: i64::from(!admitted),
+                    at: 0,
+                    len: a.len,
+                    words: a.words,
+                };
+                postings.put(key.clone(), Some(entry));
+                memories.retain(|(k, _, _)| *k != key);
+                if next(10) == 0 {
+                    postings.put(key, None);
+                } else {
+                    memories.push((key, columns, admitted));
+                }
+            }
+            let terms: Vec<String> = (0..1 + next(4))
+                .map(|_| vocabulary[next(vocabulary.len() as u64) as usize].to_owned())
+                .collect();
+            let scope = Filter {
+                visibility: 0,
+                since: i64::MIN,
+                until: i64::MAX,
+            };
+            let got: Vec<String> = postings
+                .search(&scope, &query_words(&terms), 10)
+                .into_iter()
+                .map(|(k, _)| k)
+                .collect();
+            let want = text_rank::rank_texts(target, &memories, &terms, 10);
+            assert_eq!(got, want, "round {round}: {terms:?}");
+        }
+    }
 }
