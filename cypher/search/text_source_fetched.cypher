@@ -1,11 +1,11 @@
 // text_search over Sources for a user with many: the top `$fetch` matches of the shared
 // full-text index (`source_text`), filtered to the scope, in place of streaming every
-// match of every user. Query, scores and order are those of `text_source`. `cut` is
+// match of every user. Query, scores and order are those of `text_source_lucene`. `cut` is
 // the lowest score the index returned, or -1.0 when it returned fewer than `$fetch`
 // (there are no more matches). One row: `hits` (maps of key and score) and `cut`. The
 // result is the exact one when `cut` is -1.0, or when there are `$limit` hits and
 // every score is above `cut`: any match of the user scoring above the cut is among
-// the fetched ones. Otherwise the caller searches exactly (`text_source`).
+// the fetched ones. Otherwise the caller searches exactly (`text_source_lucene`).
 CALL () {
   CALL db.index.fulltext.queryNodes('source_text', $query, {limit: $fetch})
   YIELD node, score

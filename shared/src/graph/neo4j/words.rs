@@ -43,12 +43,14 @@ const FILL_BATCH: usize = 500;
 
 impl super::Neo4jGraph {
     /// Stores the searched words of every memory written before they were stored, in
-    /// batches (safe at every start: a memory that has them is not read again).
+    /// batches (safe at every start: a memory that has them is not read again; one
+    /// whose text changed meanwhile is left for the next batch or start).
     pub(super) async fn fill_words_impl(&self) -> crate::graph::GraphResult<()> {
         use super::cypher::words as w;
+        // (read, write, columns, whether the last column is a Source's keywords list)
         let kinds: [(
-            &'static super::cypher::Statement,
-            &'static super::cypher::Statement,
+            &super::cypher::Statement,
+            &super::cypher::Statement,
             usize,
             bool,
         ); 5] = [
@@ -58,47 +60,65 @@ impl super::Neo4jGraph {
             (&w::MISSING_MACRO, &w::SET_MACRO, 1, false),
             (&w::MISSING_FACT, &w::SET_FACT, 2, false),
         ];
+        const NAMES: [[&str; 4]; 3] = [
+            ["c0", "c0_terms", "c0_counts", "c0_len"],
+            ["c1", "c1_terms", "c1_counts", "c1_len"],
+            ["c2", "c2_terms", "c2_counts", "c2_len"],
+        ];
         for (missing, set, columns, keywords_last) in kinds {
-            let mut filled = 0usize;
+            let mut filled = 0i64;
             loop {
-                let q = missing
-                    .bind()
-                    .p("limit", super::bolt::int(FILL_BATCH))
-                    .query()?;
-                let found = self.rows(q).await?;
-                if found.is_empty() {
-                    break;
-                }
+                let found = self
+                    .retrying(|| async {
+                        let q = missing
+                            .bind()
+                            .p("limit", super::bolt::int(FILL_BATCH))
+                            .query()?;
+                        self.rows(q).await
+                    })
+                    .await?;
                 let mut rows = Vec::with_capacity(found.len());
                 for row in &found {
                     let key = super::hierarchy::required(row, "key")?;
                     let mut fields: Vec<(&'static str, BoltType)> = vec![("key", key.into())];
-                    for c in 0..columns {
-                        const NAMES: [[&str; 3]; 3] = [
-                            ["c0_terms", "c0_counts", "c0_len"],
-                            ["c1_terms", "c1_counts", "c1_len"],
-                            ["c2_terms", "c2_counts", "c2_len"],
-                        ];
-                        let column = ["c0", "c1", "c2"][c];
-                        let text = if keywords_last && c == 2 {
-                            keywords_text(&super::bolt::strings_column(row, column)?)
+                    for (c, names) in NAMES.iter().enumerate().take(columns) {
+                        let (text, read): (String, BoltType) = if keywords_last && c == 2 {
+                            let keywords = super::bolt::strings_column(row, names[0])?;
+                            (keywords_text(&keywords), list(keywords))
                         } else {
-                            super::bolt::string_column(row, column)?.unwrap_or_default()
+                            let text =
+                                super::bolt::string_column(row, names[0])?.unwrap_or_default();
+                            (text.clone(), text.into())
                         };
                         let [terms, counts, len] = values(&text);
                         fields.extend([
-                            (NAMES[c][0], terms),
-                            (NAMES[c][1], counts),
-                            (NAMES[c][2], len),
+                            (names[0], read),
+                            (names[1], terms),
+                            (names[2], counts),
+                            (names[3], len),
                         ]);
                     }
                     rows.push(set.row(fields)?);
                 }
-                let n = rows.len();
-                self.run(set.bind().p("rows", BoltType::List(rows.into())).query()?)
+                if rows.is_empty() {
+                    break;
+                }
+                let batch = rows.len();
+                let rows = BoltType::List(rows.into());
+                let stored = self
+                    .retrying(|| async {
+                        let q = set.bind().p("rows", rows.clone()).query()?;
+                        let out = self.rows(q).await?;
+                        match out.first() {
+                            Some(row) => super::bolt::int_column(row, "stored"),
+                            None => Ok(0),
+                        }
+                    })
                     .await?;
-                filled += n;
-                if n < FILL_BATCH {
+                filled += stored;
+                // A short batch was the last; one that stored nothing (every text
+                // changed meanwhile) is left for the next start rather than re-read.
+                if batch < FILL_BATCH || stored == 0 {
                     break;
                 }
             }

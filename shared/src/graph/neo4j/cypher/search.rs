@@ -44,6 +44,10 @@ pub const VECTOR_MACRO: Statement = vector!("search/vector_macro.cypher");
 pub const VECTOR_FACT: Statement = vector!("search/vector_fact.cypher");
 
 pub const TEXT_SOURCE: Statement = text!("search/text_source.cypher");
+pub const TEXT_SOURCE_LUCENE: Statement = statement!(
+    "search/text_source_lucene.cypher",
+    [user_id, include_archived, since, until, query, limit]
+);
 pub const TEXT_NODE: Statement = text!("search/text_node.cypher");
 pub const TEXT_STORYLINE: Statement = text!("search/text_storyline.cypher");
 pub const TEXT_MACRO: Statement = text!("search/text_macro.cypher");
@@ -94,4 +98,5 @@ pub const ALL: &[&Statement] = &[
     &SOURCE_COUNTS,
     &VECTOR_SOURCE_FETCHED,
     &TEXT_SOURCE_FETCHED,
+    &TEXT_SOURCE_LUCENE,
 ];

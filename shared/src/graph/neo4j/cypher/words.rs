@@ -13,29 +13,29 @@ pub const SET_SOURCE: Statement = statement!(
     "words/set_source.cypher",
     [rows],
     rows: [
-        key, c0_terms, c0_counts, c0_len, c1_terms, c1_counts, c1_len, c2_terms, c2_counts,
-        c2_len
+        key, c0, c0_terms, c0_counts, c0_len, c1, c1_terms, c1_counts, c1_len, c2, c2_terms,
+        c2_counts, c2_len
     ]
 );
 pub const SET_NODE: Statement = statement!(
     "words/set_node.cypher",
     [rows],
-    rows: [key, c0_terms, c0_counts, c0_len, c1_terms, c1_counts, c1_len]
+    rows: [key, c0, c0_terms, c0_counts, c0_len, c1, c1_terms, c1_counts, c1_len]
 );
 pub const SET_STORYLINE: Statement = statement!(
     "words/set_storyline.cypher",
     [rows],
-    rows: [key, c0_terms, c0_counts, c0_len]
+    rows: [key, c0, c0_terms, c0_counts, c0_len]
 );
 pub const SET_MACRO: Statement = statement!(
     "words/set_macro.cypher",
     [rows],
-    rows: [key, c0_terms, c0_counts, c0_len]
+    rows: [key, c0, c0_terms, c0_counts, c0_len]
 );
 pub const SET_FACT: Statement = statement!(
     "words/set_fact.cypher",
     [rows],
-    rows: [key, c0_terms, c0_counts, c0_len, c1_terms, c1_counts, c1_len]
+    rows: [key, c0, c0_terms, c0_counts, c0_len, c1, c1_terms, c1_counts, c1_len]
 );
 
 pub const ALL: &[&Statement] = &[

@@ -304,6 +304,14 @@ impl Neo4jGraph {
             {
                 return Ok(hits);
             }
+            if self.over_fetch_user(&scope.user_id, limit) {
+                // Unproven: every Lucene match, filtered to the scope (one ranking for
+                // such a user, whichever path answers).
+                let q = scoped(sx::TEXT_SOURCE_LUCENE.bind(), scope)
+                    .p("query", lucene)
+                    .p("limit", int(limit));
+                return self.rows(q.query()?).await?.iter().map(hit).collect();
+            }
         }
         let q = scoped(text_statement(target).bind(), scope)
             .p("words", list(words.iter().map(String::as_str)));
@@ -327,6 +335,14 @@ impl Neo4jGraph {
                 })
                 .collect(),
         )
+    }
+
+    /// Whether `user_id` has so many Sources that their search goes through the shared
+    /// indexes (the counts [`Self::over_fetched`] just cached).
+    fn over_fetch_user(&self, user_id: &str, want: usize) -> bool {
+        let plan = &self.over_fetch;
+        plan.cached_counts(user_id)
+            .is_some_and(|(mine, all)| plan.fetch(mine, all, want).is_some())
     }
 
     /// A Source search answered from a top-k of the shared indexes (`over_fetch`), best
