@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use cosmo_shared::lifecycle::LifecycleParams;
 use chrono::{DateTime, Utc};
 use cosmo_shared::domain::{
     Erasure, Fact, FactExplanation, FactFilter, FactWrite, Hit, Neighbour, NewFact, NoteHit,
@@ -21,11 +22,11 @@ use cosmo_shared::domain::{
     LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, SourceBrief,
 };
 use cosmo_shared::graph::maintenance::{
-    ClusterRules, EpisodicConsolidation, MacroCandidateAnchor, SourceCluster,
+    ClusterRules, decay_page_by_parts, EpisodicConsolidation, MacroCandidateAnchor, SourceCluster,
     StorylineCandidateAnchor, StorylineRules,
 };
 use cosmo_shared::graph::{
-    ErasureStore, FactStore, GraphResult, GraphStore, LifecycleUpdate, ReadStore,
+    DecayPage, ErasureStore, FactStore, GraphResult, GraphStore, LifecycleUpdate, ReadStore,
     StorylineCandidate,
 };
 
@@ -304,6 +305,19 @@ impl cosmo_shared::graph::MaintenanceStore for ScopedGraph {
                 return Ok(out);
             }
         }
+    }
+
+    /// The shared store's decay would decay every test's memories: this key space's
+    /// alone are decayed, by the generic parts (its pages hold only its own memories).
+    async fn decay_page(
+        &self,
+        kind: MemoryKind,
+        after: Option<&str>,
+        limit: usize,
+        as_of: DateTime<Utc>,
+        params: &LifecycleParams,
+    ) -> GraphResult<DecayPage> {
+        decay_page_by_parts(self, kind, after, limit, as_of, params).await
     }
 
     async fn apply_lifecycle(&self, changes: &[LifecycleChange]) -> GraphResult<()> {

@@ -7,11 +7,72 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::GraphResult;
+use std::collections::BTreeMap;
+
+use super::{GraphResult, ReadStore};
+use crate::lifecycle::{self, LifecycleParams};
 use crate::domain::{
     LifecycleChange, LifecycleEvent, Macro, MemoryKind, MemoryLifecycle, NoteLifetime,
     Relationship, SemanticNode, SourceBrief, Storyline,
 };
+
+/// What one [`MaintenanceStore::decay_page`] call read and wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DecayPage {
+    /// How many memories the page held: at most the `limit` asked for; fewer means the
+    /// walk has reached the last key.
+    pub examined: usize,
+    /// The page's last key, where the next page starts (`None`: the page was empty).
+    pub last_key: Option<String>,
+    /// Memories whose lifecycle changed.
+    pub changed: usize,
+    /// Of those, memories archived (each with its event).
+    pub archived: usize,
+}
+
+/// [`MaintenanceStore::decay_page`] from two generic operations, for a store without a
+/// set-based statement: the page read, then every memory of it decided again by
+/// [`lifecycle::decay`] under the store's lock ([`ReadStore::update_lifecycles`]), so an
+/// access or a pin since the read is not lost; the changes are written in bulk.
+pub async fn decay_page_by_parts<G: MaintenanceStore + ReadStore + ?Sized>(
+    g: &G,
+    kind: MemoryKind,
+    after: Option<&str>,
+    limit: usize,
+    as_of: DateTime<Utc>,
+    params: &LifecycleParams,
+) -> GraphResult<DecayPage> {
+    let page = g.lifecycle_page(kind, after, limit).await?;
+    let keys: Vec<String> = page.iter().map(|m| m.key.clone()).collect();
+    let changes = g
+        .update_lifecycles(kind, &keys, &|m| lifecycle::decay_change(m, as_of, params))
+        .await?;
+    Ok(DecayPage {
+        examined: page.len(),
+        last_key: page.last().map(|m| m.key.clone()),
+        changed: changes.len(),
+        archived: changes.iter().filter(|c| c.event.is_some()).count(),
+    })
+}
+
+/// The changes to write, per kind and key: when one key has several, the last wins, as
+/// writing them one after the other would leave it. Bulk writes need this, since one
+/// statement cannot update a row twice.
+pub fn last_change_per_key(
+    changes: &[LifecycleChange],
+) -> BTreeMap<MemoryKind, Vec<&LifecycleChange>> {
+    let mut per_kind: BTreeMap<MemoryKind, BTreeMap<&str, &LifecycleChange>> = BTreeMap::new();
+    for c in changes {
+        per_kind
+            .entry(c.kind)
+            .or_default()
+            .insert(c.key.as_str(), c);
+    }
+    per_kind
+        .into_iter()
+        .map(|(kind, by_key)| (kind, by_key.into_values().collect()))
+        .collect()
+}
 
 /// Seed 001's promotion thresholds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -106,6 +167,21 @@ pub trait MaintenanceStore: Send + Sync {
         after: Option<&str>,
         limit: usize,
     ) -> GraphResult<Vec<MemoryLifecycle>>;
+
+    /// Decay's step: the page of `limit` memories of `kind` after `after` (in key order,
+    /// as [`lifecycle_page`](Self::lifecycle_page) walks them), each decayed to `as_of`
+    /// exactly as [`lifecycle::decay`] decides (pinned ones untouched), written with an
+    /// event for each memory archived, in one write transaction: an access or a pin
+    /// committed meanwhile is seen or waits, never lost. The same `as_of` again changes
+    /// nothing.
+    async fn decay_page(
+        &self,
+        kind: MemoryKind,
+        after: Option<&str>,
+        limit: usize,
+        as_of: DateTime<Utc>,
+        params: &LifecycleParams,
+    ) -> GraphResult<DecayPage>;
 
     /// Writes new lifecycles and their events, all in one transaction.
     async fn apply_lifecycle(&self, changes: &[LifecycleChange]) -> GraphResult<()>;

@@ -24,7 +24,7 @@ pub mod snapshot;
 pub mod sqlite;
 pub mod text_rank;
 
-pub use maintenance::MaintenanceStore;
+pub use maintenance::{DecayPage, MaintenanceStore};
 pub use read::{ErasureStore, FactStore, LifecycleUpdate, ReadStore};
 
 pub use snapshot::GraphSnapshot;

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{Lifecycle, MemoryState, TtlPolicy};
+use crate::domain::{Lifecycle, LifecycleChange, LifecycleEvent, MemoryLifecycle, MemoryState, TtlPolicy};
 
 #[cfg(test)]
 mod tests;
@@ -224,6 +224,24 @@ pub fn decay(
     Some(Decayed {
         lifecycle: next,
         transition,
+    })
+}
+
+/// What decay writes for one memory (`None`: nothing changes): its new lifecycle and,
+/// when it is archived, the event saying why.
+pub fn decay_change(
+    m: &MemoryLifecycle,
+    as_of: DateTime<Utc>,
+    p: &LifecycleParams,
+) -> Option<LifecycleChange> {
+    let decayed = decay(&m.lifecycle, m.kind.class(), as_of, p)?;
+    Some(LifecycleChange {
+        kind: m.kind,
+        key: m.key.clone(),
+        lifecycle: decayed.lifecycle,
+        event: decayed
+            .transition
+            .map(|t| LifecycleEvent::system(m, t.to, t.reason, as_of)),
     })
 }
 

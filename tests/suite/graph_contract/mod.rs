@@ -33,6 +33,7 @@ macro_rules! graph_contract {
                 values_are_data_never_code,
                 reads_page_through_everything,
                 lifecycle_pages_walk_every_memory_once,
+                decay_pages_decide_as_the_pure_function_does,
                 apply_lifecycle_writes_every_field,
                 candidates_are_confirmed_by_a_second_source,
                 completed_extractions_are_final,

@@ -70,3 +70,122 @@ async fn erased_text_is_in_no_table_index_or_page() {
     graph.erase_user("bob", t0() + days(9)).await.unwrap();
     assert_gone(&graph, &path, "after erasing alice's Source and bob").await;
 }
+
+/// The set-based decay statements are held to the pure function they replace: 1,500
+/// memories with random lifecycles (every state and policy, pinned or not, accessed or
+/// decayed before or after the decay time, salience at the bounds), decayed four times
+/// in pages of 97, end exactly where `lifecycle::decay` says, value for value, with an
+/// event for each memory archived. The random lifecycles are written by one
+/// `apply_lifecycle`, which itself takes several bulk statements.
+#[tokio::test]
+async fn set_based_decay_equals_the_pure_function() {
+    use chrono::Duration;
+    use cosmo_shared::domain::{Lifecycle, LifecycleChange, MemoryKind, MemoryState, TtlPolicy};
+    use cosmo_shared::graph::MaintenanceStore;
+    use cosmo_shared::lifecycle::{self, LifecycleParams};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    const N: i64 = 1500;
+    let dir = tempfile::tempdir().unwrap();
+    let graph = SqliteGraph::open(&dir.path().join("graph.db")).await.unwrap();
+    graph.migrate().await.unwrap();
+    sqlx::query(
+        "WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < $1 - 1)
+         INSERT INTO nodes (entity_key, user_id, kind, identity_name, name, created_by, salience, state,
+            confidence, access_count, recall_frequency, last_recall_interval, decay_gradient, ttl_policy,
+            created_at, updated_at)
+         SELECT printf('node-%05d', i), 'user-' || (i % 7), 'concept', 'concept ' || i, 'Concept ' || i,
+            'test', 0.5, 'candidate', 0.5, 0, 0, 0, 1.0, 'decay',
+            $2 - (i * 7919 % 200) * 86400000000 - i, $2
+         FROM seq",
+    )
+    .bind(N)
+    .bind(t0().timestamp_micros())
+    .execute(graph.pool())
+    .await
+    .unwrap();
+    let all = || graph.lifecycle_page(MemoryKind::Node, None, 5000);
+    let seeded = all().await.unwrap();
+    assert_eq!(seeded.len(), N as usize);
+
+    let mut rng = StdRng::seed_from_u64(20261127);
+    let time = |rng: &mut StdRng| t0() + Duration::microseconds(rng.random_range(-200_i64..200) * 86_400_000_000 + rng.random_range(0..86_400_000_000));
+    let random: Vec<LifecycleChange> = seeded
+        .iter()
+        .map(|m| {
+            let salience = match rng.random_range(0..10) {
+                0 => 1.0,
+                1 => 0.0,
+                2 => rng.random_range(0.0..0.02),
+                _ => rng.random_range(0.0..1.0),
+            };
+            let lifecycle = Lifecycle {
+                salience,
+                state: [MemoryState::Candidate, MemoryState::Active, MemoryState::Core, MemoryState::Archived]
+                    [rng.random_range(0..4)],
+                confidence: if rng.random_bool(0.1) { 0.8 } else { rng.random_range(0.0..1.0) },
+                access_count: rng.random_range(0..20),
+                recall_frequency: rng.random_range(0..20),
+                last_recall_interval: rng.random_range(0.0..30.0),
+                decay_gradient: rng.random_range(0.1..3.0),
+                last_accessed_at: rng.random_bool(0.5).then(|| time(&mut rng)),
+                last_decayed_at: rng.random_bool(0.5).then(|| time(&mut rng)),
+                ttl_policy: [TtlPolicy::Decay, TtlPolicy::Ephemeral, TtlPolicy::KeepForever]
+                    [rng.random_range(0..3)],
+                pinned: rng.random_bool(0.1),
+                created_at: m.lifecycle.created_at,
+                updated_at: time(&mut rng),
+            };
+            LifecycleChange {
+                kind: MemoryKind::Node,
+                key: m.key.clone(),
+                lifecycle,
+                event: None,
+            }
+        })
+        .collect();
+    graph.apply_lifecycle(&random).await.unwrap();
+    let mut before = all().await.unwrap();
+    for (m, c) in before.iter().zip(&random) {
+        assert_eq!(m.lifecycle, c.lifecycle, "{}: written by the bulk write", m.key);
+    }
+
+    let params = LifecycleParams::default();
+    for at in [t0(), t0() + days(10), t0() + days(100), t0() + days(1000)] {
+        let (mut changed, mut archived) = (0, 0);
+        let mut after: Option<String> = None;
+        loop {
+            let page = graph
+                .decay_page(MemoryKind::Node, after.as_deref(), 97, at, &params)
+                .await
+                .unwrap();
+            (changed, archived) = (changed + page.changed, archived + page.archived);
+            if page.examined < 97 {
+                break;
+            }
+            after = page.last_key;
+        }
+        let now = all().await.unwrap();
+        let (mut want_changed, mut want_archived) = (0, 0);
+        for (old, new) in before.iter().zip(&now) {
+            let want = lifecycle::decay_change(old, at, &params);
+            assert_eq!(
+                new.lifecycle,
+                want.as_ref().map_or(old.lifecycle.clone(), |c| c.lifecycle.clone()),
+                "{} at {at}: from {:?}",
+                old.key,
+                old.lifecycle
+            );
+            if let Some(event) = want.as_ref().and_then(|c| c.event.clone()) {
+                let events = graph.lifecycle_events(&old.key).await.unwrap();
+                assert_eq!(events.last(), Some(&event), "{}: its event", old.key);
+                want_archived += 1;
+            }
+            want_changed += usize::from(want.is_some());
+        }
+        assert_eq!((changed, archived), (want_changed, want_archived), "counts at {at}");
+        assert!(want_changed > 0, "something decays at {at}");
+        before = now;
+    }
+}

@@ -2,12 +2,15 @@
 //! [`cosmo_shared::lifecycle::decay`]. Decay runs to the as-of time from the later of the
 //! last decay and the last access, so running nightly, weekly or twice a night gives
 //! the same salience; a second run for the same as-of time writes nothing, which is also
-//! what makes an interrupted run safe to repeat.
+//! what makes an interrupted run safe to repeat. Each page is one store call and one
+//! write transaction ([`MaintenanceStore::decay_page`]): on SQLite set-based statements
+//! doing the pure function's arithmetic, elsewhere the pure function applied in bulk.
+//!
+//! [`MaintenanceStore::decay_page`]: cosmo_shared::graph::MaintenanceStore::decay_page
 
 use chrono::{DateTime, Utc};
-use cosmo_shared::domain::{LifecycleChange, LifecycleEvent, MemoryKind};
+use cosmo_shared::domain::MemoryKind;
 use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::lifecycle;
 use cosmo_shared::services::Services;
 
 use crate::error::JobResult;
@@ -21,36 +24,16 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
         loop {
             let page = svc
                 .graph
-                .lifecycle_page(kind, after.as_deref(), batch)
+                .decay_page(kind, after.as_deref(), batch, as_of, &params)
                 .await?;
-            let Some(last) = page.last() else { break };
-            after = Some(last.key.clone());
-            report.examined += page.len() as i64;
-            // Decided again inside the store's write transaction, from the lifecycle as
-            // it is then: an access or a pin since the page was read is not lost.
-            let keys: Vec<String> = page.iter().map(|m| m.key.clone()).collect();
-            let changes = svc
-                .graph
-                .update_lifecycles(kind, &keys, &|m| {
-                    let decayed = lifecycle::decay(&m.lifecycle, kind.class(), as_of, &params)?;
-                    let event = decayed
-                        .transition
-                        .map(|t| LifecycleEvent::system(m, t.to, t.reason, as_of));
-                    Some(LifecycleChange {
-                        kind,
-                        key: m.key.clone(),
-                        lifecycle: decayed.lifecycle,
-                        event,
-                    })
-                })
-                .await?;
-            report.changed += changes.len() as i64;
-            let archived = changes.iter().filter(|c| c.event.is_some()).count() as i64;
-            report.archived += archived;
-            report.add(kind.as_str(), changes.len() as i64);
-            if page.len() < batch {
+            report.examined += page.examined as i64;
+            report.changed += page.changed as i64;
+            report.archived += page.archived as i64;
+            report.add(kind.as_str(), page.changed as i64);
+            if page.examined < batch {
                 break;
             }
+            after = page.last_key;
         }
     }
     Ok(report)

@@ -12,6 +12,7 @@ use super::bolt::{Props, int, opt, string_column};
 use super::cypher::{Statement, lifecycle as lc};
 use super::{Neo4jGraph, decode, finish, txn_rows};
 use crate::domain::{LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle};
+use crate::graph::maintenance::last_change_per_key;
 use crate::graph::{GraphError, GraphResult};
 
 /// The page and apply statements of one memory kind.
@@ -133,19 +134,12 @@ pub(super) async fn write_changes(txn: &mut Txn, changes: &[LifecycleChange]) ->
 pub fn change_batches(
     changes: &[LifecycleChange],
 ) -> GraphResult<Vec<(&'static Statement, Vec<BoltType>)>> {
-    let mut per_kind: BTreeMap<MemoryKind, BTreeMap<&str, &LifecycleChange>> = BTreeMap::new();
-    for c in changes {
-        per_kind
-            .entry(c.kind)
-            .or_default()
-            .insert(c.key.as_str(), c);
-    }
-    per_kind
+    last_change_per_key(changes)
         .into_iter()
-        .map(|(kind, by_key)| {
+        .map(|(kind, per_key)| {
             let statement = statements(kind).1;
-            let rows = by_key
-                .into_values()
+            let rows = per_key
+                .into_iter()
                 .map(|c| change_row(statement, c))
                 .collect::<GraphResult<Vec<_>>>()?;
             Ok((statement, rows))

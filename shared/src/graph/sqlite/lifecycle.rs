@@ -1,4 +1,4 @@
-//! Lifecycle pages, batched lifecycle writes and the event log. Tables and key columns
+//! Lifecycle pages, lifecycle updates (written in bulk by `bulk`) and the event log. Tables and key columns
 //! come from `MemoryKind` through the `per_kind!` macro: SQL text is never built from
 //! input.
 
@@ -6,10 +6,12 @@ use sha2::{Digest, Sha256};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, Sqlite, Transaction};
 
-use super::{SqliteGraph, lifecycle, micros, opt_micros, parse, time};
+use super::bulk;
+use super::{SqliteGraph, lifecycle, micros, parse, time};
 use crate::domain::{
-    Actor, LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, MemoryState,
+    Actor, Lifecycle, LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, MemoryState,
 };
+use crate::graph::maintenance::last_change_per_key;
 use crate::graph::{GraphResult, LifecycleUpdate};
 
 /// Expands `$template!(table, key column)` for the table of `kind`.
@@ -25,6 +27,7 @@ macro_rules! per_kind {
         }
     };
 }
+pub(super) use per_kind;
 
 macro_rules! page_sql {
     ($table:literal, $key:literal) => {
@@ -44,17 +47,6 @@ macro_rules! select_sql {
                 last_recall_interval, decay_gradient, last_accessed_at, last_decayed_at, ttl_policy, pinned,
                 created_at, updated_at
              FROM ", $table, " WHERE ", $key, " IN (SELECT value FROM json_each($1)) ORDER BY ", $key
-        )
-    };
-}
-
-macro_rules! update_sql {
-    ($table:literal, $key:literal) => {
-        concat!(
-            "UPDATE ", $table, " SET salience = $2, state = $3, confidence = $4, access_count = $5,
-                recall_frequency = $6, last_recall_interval = $7, decay_gradient = $8, last_accessed_at = $9,
-                last_decayed_at = $10, ttl_policy = $11, pinned = $12, updated_at = $13
-             WHERE ", $key, " = $1"
         )
     };
 }
@@ -158,34 +150,21 @@ fn memory_from_row(kind: MemoryKind, r: &SqliteRow) -> sqlx::Result<MemoryLifecy
     })
 }
 
+/// Writes the changes in bulk (every lifecycle column, rows found by key; the last
+/// change of a key wins), then their events.
 async fn write_changes(
     tx: &mut Transaction<'static, Sqlite>,
     changes: &[LifecycleChange],
 ) -> GraphResult<()> {
-    for c in changes {
-        let sql: &'static str = per_kind!(c.kind, update_sql);
-        let l = &c.lifecycle;
-        sqlx::query(sql)
-            .bind(&c.key)
-            .bind(l.salience)
-            .bind(l.state.as_str())
-            .bind(l.confidence)
-            .bind(l.access_count)
-            .bind(l.recall_frequency)
-            .bind(l.last_recall_interval)
-            .bind(l.decay_gradient)
-            .bind(opt_micros(l.last_accessed_at))
-            .bind(opt_micros(l.last_decayed_at))
-            .bind(l.ttl_policy.as_str())
-            .bind(l.pinned)
-            .bind(micros(l.updated_at))
-            .execute(&mut **tx)
-            .await?;
-        if let Some(event) = &c.event {
-            record_event(tx, event).await?;
-        }
+    for (kind, per_key) in last_change_per_key(changes) {
+        let rows: Vec<(&str, &Lifecycle)> = per_key
+            .iter()
+            .map(|c| (c.key.as_str(), &c.lifecycle))
+            .collect();
+        bulk::write(tx, kind, &rows).await?;
     }
-    Ok(())
+    let events: Vec<&LifecycleEvent> = changes.iter().filter_map(|c| c.event.as_ref()).collect();
+    bulk::record_events(tx, &events, event_id).await
 }
 
 /// The event's id is derived from its content, so recording it twice keeps one.
@@ -207,22 +186,7 @@ pub(super) async fn record_event(
     tx: &mut Transaction<'static, Sqlite>,
     e: &LifecycleEvent,
 ) -> GraphResult<()> {
-    sqlx::query(
-        "INSERT INTO lifecycle_events (event_id, memory_kind, memory_key, user_id, previous_state, new_state,
-            reason, actor, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
-    )
-    .bind(event_id(e))
-    .bind(e.memory_kind.as_str())
-    .bind(&e.memory_key)
-    .bind(&e.user_id)
-    .bind(e.previous_state.as_str())
-    .bind(e.new_state.as_str())
-    .bind(&e.reason)
-    .bind(e.actor.as_str())
-    .bind(micros(e.at))
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+    bulk::record_events(tx, &[e], event_id).await
 }
 
 fn event_from_row(r: &SqliteRow) -> sqlx::Result<LifecycleEvent> {

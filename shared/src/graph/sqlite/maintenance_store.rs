@@ -9,7 +9,8 @@ use crate::domain::{
     LifecycleChange, LifecycleEvent, Macro, MemoryKind, MemoryLifecycle, Relationship,
     SemanticNode, SourceBrief, Storyline,
 };
-use crate::graph::GraphResult;
+use crate::graph::{DecayPage, GraphResult};
+use crate::lifecycle::LifecycleParams;
 use crate::graph::maintenance::{
     ClusterRules, EpisodicConsolidation, MacroCandidateAnchor, MaintenanceStore, SourceCluster,
     StorylineCandidateAnchor, StorylineRules,
@@ -24,6 +25,17 @@ impl MaintenanceStore for SqliteGraph {
         limit: usize,
     ) -> GraphResult<Vec<MemoryLifecycle>> {
         self.lifecycle_page_impl(kind, after, limit).await
+    }
+
+    async fn decay_page(
+        &self,
+        kind: MemoryKind,
+        after: Option<&str>,
+        limit: usize,
+        as_of: DateTime<Utc>,
+        params: &LifecycleParams,
+    ) -> GraphResult<DecayPage> {
+        self.decay_page_impl(kind, after, limit, as_of, params).await
     }
 
     async fn apply_lifecycle(&self, changes: &[LifecycleChange]) -> GraphResult<()> {

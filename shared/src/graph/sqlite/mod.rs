@@ -15,7 +15,9 @@ use sqlx::{Row, SqlitePool};
 
 use crate::domain::{Lifecycle, MemoryState, TtlPolicy};
 
+mod bulk;
 mod consolidation;
+mod decay;
 mod erasure;
 mod extraction;
 mod facts;

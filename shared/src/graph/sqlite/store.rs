@@ -22,6 +22,18 @@ impl GraphStore for SqliteGraph {
     }
 
     async fn migrate(&self) -> GraphResult<()> {
+        // Decay's statements need SQLite's math functions, compiled in through
+        // `LIBSQLITE3_FLAGS` (the workspace's `.cargo/config.toml`).
+        sqlx::query("SELECT exp(0.0), pow(2.0, 0.5)")
+            .execute(&self.pool)
+            .await
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "this build's SQLite lacks its math functions ({e}); build Cosmo from its \
+                     workspace, whose .cargo/config.toml sets \
+                     LIBSQLITE3_FLAGS=-DSQLITE_ENABLE_MATH_FUNCTIONS"
+                )
+            })?;
         let mut migrator = sqlx::migrate!("../migrations/sqlite-graph");
         migrator.dangerous_set_table_name(MIGRATIONS_TABLE);
         migrator

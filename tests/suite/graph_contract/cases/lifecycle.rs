@@ -10,6 +10,7 @@ use cosmo_shared::domain::{
 };
 use cosmo_shared::graph::{GraphSnapshot, GraphStore};
 use cosmo_shared::ids;
+use cosmo_shared::lifecycle::{self, LifecycleParams};
 
 use super::super::support::*;
 
@@ -187,6 +188,109 @@ pub async fn lifecycle_pages_walk_every_memory_once(store: &Store) {
             "{kind}: nothing after the last key"
         );
     }
+}
+
+pub async fn decay_pages_decide_as_the_pure_function_does(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    let expected = one_of_each(g, &u).await;
+    let params = LifecycleParams::default();
+    // A year on: every decaying memory falls below the archive threshold.
+    let at = t0() + days(400);
+    let mut all_archived = 0;
+    for kind in KINDS {
+        let before = walk(g, kind, 100).await;
+        // Pinned after the first page, before the one that holds it: the walk sees it.
+        let late = before.last().unwrap().clone();
+        let was_pinned = before.len() > 2;
+        let pinned = Lifecycle {
+            pinned: true,
+            ..late.lifecycle.clone()
+        };
+
+        let (mut pages, mut examined, mut changed, mut archived) = (0, 0, 0, 0);
+        let mut after: Option<String> = None;
+        loop {
+            let page = g
+                .decay_page(kind, after.as_deref(), 2, at, &params)
+                .await
+                .unwrap();
+            assert!(page.examined <= 2, "{kind}: a page holds at most its limit");
+            assert_eq!(
+                page.last_key.is_none(),
+                page.examined == 0,
+                "{kind}: a page names its last key when it holds one"
+            );
+            if pages == 0 && was_pinned {
+                g.apply_lifecycle(&[LifecycleChange {
+                    kind,
+                    key: late.key.clone(),
+                    lifecycle: pinned.clone(),
+                    event: None,
+                }])
+                .await
+                .unwrap();
+            }
+            pages += 1;
+            (examined, changed, archived) = (
+                examined + page.examined,
+                changed + page.changed,
+                archived + page.archived,
+            );
+            if page.examined < 2 {
+                break;
+            }
+            after = page.last_key;
+            assert!(pages < 100, "{kind}: paging does not end");
+        }
+        assert_eq!(
+            examined,
+            expected[&kind].len(),
+            "{kind}: the pages examine every memory of every user once"
+        );
+
+        let (mut want_changed, mut want_archived) = (0, 0);
+        for m in &before {
+            let then = if was_pinned && m.key == late.key {
+                MemoryLifecycle {
+                    lifecycle: pinned.clone(),
+                    ..m.clone()
+                }
+            } else {
+                m.clone()
+            };
+            let want = lifecycle::decay_change(&then, at, &params);
+            let now = read_lifecycle(g, kind, &m.key, &m.user_id).await;
+            assert_eq!(
+                now,
+                want.as_ref()
+                    .map_or(then.lifecycle.clone(), |c| c.lifecycle.clone()),
+                "{kind} {}: stored as lifecycle::decay decides from the stored lifecycle",
+                m.key
+            );
+            let events = g.lifecycle_events(&m.key).await.unwrap();
+            if let Some(e) = want.as_ref().and_then(|c| c.event.clone()) {
+                assert_eq!(events.last(), Some(&e), "{kind} {}: its event is logged", m.key);
+                want_archived += 1;
+            }
+            want_changed += usize::from(want.is_some());
+        }
+        assert_eq!(
+            (changed, archived),
+            (want_changed, want_archived),
+            "{kind}: the pages count what changed and what was archived"
+        );
+        all_archived += archived;
+
+        // The same time again changes nothing.
+        let again = g.decay_page(kind, None, 100, at, &params).await.unwrap();
+        assert_eq!(again.examined, expected[&kind].len());
+        assert_eq!(
+            (again.changed, again.archived),
+            (0, 0),
+            "{kind}: a second run for the same time writes nothing"
+        );
+    }
+    assert!(all_archived > 0, "a year on, decaying memories are archived");
 }
 
 /// A lifecycle unlike the defaults in every field (`created_at` is never rewritten).
