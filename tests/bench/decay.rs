@@ -56,16 +56,67 @@ pub fn seed_in_child(graph: Graph, nodes: u64) -> anyhow::Result<(tempfile::Temp
     Ok((dir, seeding.elapsed().as_secs_f64()))
 }
 
+/// The set-based ceiling: on a copy of the same store, one `UPDATE` statement in one
+/// transaction doing decay's arithmetic (default parameters) for every node and writing
+/// the columns decay changes here (salience, `last_decayed_at`, `updated_at`): no pages,
+/// no state changes or events to look for.
+async fn ceiling(dir: &std::path::Path) -> anyhow::Result<(u64, f64)> {
+    let svc = stores::sqlite(dir).await;
+    let cosmo_shared::db::Db::Sqlite(pool) = &svc.db else {
+        anyhow::bail!("embedded store expected")
+    };
+    let at = (created() + Duration::days(30)).timestamp_micros();
+    let started = Instant::now();
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let done = sqlx::query(
+        "UPDATE nodes SET
+            salience = min(max(salience * exp(-(
+                CASE WHEN state = 'candidate' AND confidence >= 0.8 THEN 0.0
+                     WHEN state = 'candidate'
+                        THEN 0.02 / (1.0 + pow(max(recall_frequency, 0), decay_gradient))
+                             * (1.0 + (1.0 - min(max(confidence, 0.0), 1.0)) * 2.0)
+                     ELSE 0.02 / (1.0 + pow(max(recall_frequency, 0), decay_gradient)) END)
+                * (($1 - max(created_at, coalesce(last_decayed_at, created_at),
+                             coalesce(last_accessed_at, created_at))) / 1000000.0 / 86400.0)), 0.0), 1.0),
+            last_decayed_at = $1, updated_at = $1
+         WHERE pinned = 0",
+    )
+    .bind(at)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok((done.rows_affected(), started.elapsed().as_secs_f64()))
+}
+
+/// Copies a store folder (no process has it open) for the ceiling's run.
+fn copy_store(from: &std::path::Path) -> anyhow::Result<tempfile::TempDir> {
+    let to = tempfile::tempdir()?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        if entry.file_type()?.is_file() {
+            std::fs::copy(entry.path(), to.path().join(entry.file_name()))?;
+        }
+    }
+    Ok(to)
+}
+
 pub async fn run(nodes: u64) -> anyhow::Result<()> {
     let (dir, seeded_in) = seed_in_child(Graph::Decay, nodes)?;
+    let copy = copy_store(dir.path())?;
     let svc = stores::sqlite(dir.path()).await;
     let before = harness::peak_mib();
     let started = Instant::now();
-    let run = Dispatcher::new(svc.clone())
-        .run_periodic(JobKind::Decay, created() + Duration::days(30), None)
-        .await
-        .map_err(|e| anyhow::anyhow!(e.message))?;
+    let (run, peak_anon) = harness::peak_anon_mib(Dispatcher::new(svc.clone()).run_periodic(
+        JobKind::Decay,
+        created() + Duration::days(30),
+        None,
+    ))
+    .await;
+    let run = run.map_err(|e| anyhow::anyhow!(e.message))?;
     let took = started.elapsed().as_secs_f64();
+    let peak = harness::peak_mib();
+    drop(svc);
+    let (ceiling_rows, ceiling_took) = ceiling(copy.path()).await?;
     Line::new("decay")
         .text("nodes", nodes)
         .text("examined", run.examined)
@@ -73,7 +124,11 @@ pub async fn run(nodes: u64) -> anyhow::Result<()> {
         .text("archived", run.archived)
         .num("seconds", took, 2)
         .num("nodes_per_second", run.examined as f64 / took, 0)
-        .num("peak_rss_mib", harness::peak_mib(), 1)
+        .text("ceiling_rows", ceiling_rows)
+        .num("ceiling_seconds", ceiling_took, 2)
+        .num("ratio", took / ceiling_took, 2)
+        .num("peak_rss_mib", peak, 1)
+        .num("peak_anon_mib", peak_anon, 1)
         .num("rss_before_run_mib", before, 1)
         .num("seeding_seconds", seeded_in, 1)
         .print();

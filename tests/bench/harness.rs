@@ -214,8 +214,16 @@ pub const KEY: &str = "cosmo-bench-key";
 /// `ingest-api` on `stores` and a free loopback port, with [`KEY`]; returns once it
 /// answers `/healthz`, with its base URL.
 pub async fn start_api(stores: &Stores) -> anyhow::Result<(Child, String)> {
+    start_api_with(stores, &stores.env()).await
+}
+
+/// [`start_api`] with these settings (`stores.env()` and more).
+pub async fn start_api_with(
+    stores: &Stores,
+    settings: &[(String, String)],
+) -> anyhow::Result<(Child, String)> {
     let bind = format!("127.0.0.1:{}", cosmo_tests::process::free_port());
-    let mut env = stores.env();
+    let mut env = settings.to_vec();
     env.push(("COSMO_SERVER__BIND".into(), bind.clone()));
     env.push(("COSMO_AUTH__BOOTSTRAP_KEY".into(), KEY.into()));
     let mut api = Child::start("ingest-api", &[], stores.dir.path(), &env)?;
@@ -280,6 +288,27 @@ pub fn peak_mib() -> f64 {
 /// Resident memory of this process now, in MiB (Linux `VmRSS`).
 pub fn rss_mib() -> f64 {
     status_mib("VmRSS:")
+}
+
+/// The peak of this process's anonymous resident memory (Linux `RssAnon`: heap and
+/// stacks, not file pages such as a database's memory map) while `run` runs, sampled
+/// every 5 ms by a thread.
+pub async fn peak_anon_mib<T>(run: impl std::future::Future<Output = T>) -> (T, f64) {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut peak = status_mib("RssAnon:");
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                peak = peak.max(status_mib("RssAnon:"));
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            peak.max(status_mib("RssAnon:"))
+        })
+    };
+    let out = run.await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    (out, sampler.join().unwrap_or(0.0))
 }
 
 fn status_mib(field: &str) -> f64 {

@@ -6,7 +6,9 @@
 //! * `ingest` — sustained `POST /api/sources` against `ingest-api` in another process,
 //!   and the same store calls made directly: the ceiling (`ingest.rs`);
 //! * `pipeline` — post → extracted with the offline model, by `workers` processes
-//!   (`pipeline.rs`);
+//!   (`pipeline.rs`); `slow-model` — the same against a model that takes seconds to
+//!   answer, by processes and concurrency, beside its model-bound ceiling
+//!   (`slow_model.rs`);
 //! * `decay`, `promotion` — maintenance jobs over 10⁴–10⁶ nodes, time and peak memory
 //!   (`decay.rs`, `promotion.rs`);
 //! * `explore` — retrieval latency over one user's Sources (`explore.rs`);
@@ -33,6 +35,7 @@ mod promotion;
 mod report;
 mod retrieval;
 mod sections;
+mod slow_model;
 mod text;
 
 use harness::Queue;
@@ -57,6 +60,10 @@ enum Command {
         /// Do not run `cargo build` for the binaries the benchmarks start.
         #[arg(long)]
         no_build: bool,
+        /// Only these benchmarks (e.g. `decay,pickup`): their sections of the existing
+        /// file are replaced, each with a note of this run; the rest is kept.
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
     },
     /// Sustained POST /api/sources against `ingest-api`, and the stores' ceiling.
     Ingest {
@@ -73,6 +80,18 @@ enum Command {
         sources: usize,
         #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
         workers: Vec<usize>,
+    },
+    /// The pipeline against a hosted model answering after `--delay-ms`, by worker
+    /// processes and per-process concurrency.
+    SlowModel {
+        #[arg(long, default_value_t = 100)]
+        sources: usize,
+        #[arg(long, default_value_t = 2000)]
+        delay_ms: u64,
+        #[arg(long, value_delimiter = ',', default_value = "1,2")]
+        workers: Vec<usize>,
+        #[arg(long, value_delimiter = ',', default_value = "4,16")]
+        concurrency: Vec<usize>,
     },
     /// Decay over N semantic nodes on the embedded store.
     Decay {
@@ -123,6 +142,10 @@ enum Command {
         jobs: usize,
         #[arg(long, value_enum, default_value_t = Queue::Sqlite)]
         queue: Queue,
+        /// Runs the workers inside the bench process (as `cosmo serve` does) instead of
+        /// in a `workers` process.
+        #[arg(long)]
+        in_process: bool,
     },
     /// Prints the all-MiniLM-L6-v2 folder, fetching it once (run by `retrieval`).
     #[command(hide = true)]
@@ -168,7 +191,8 @@ async fn main() -> anyhow::Result<()> {
             quick,
             out,
             no_build,
-        } => report::run(quick, out, !no_build),
+            only,
+        } => report::run(quick, out, !no_build, &only),
         Command::Ingest {
             seconds,
             concurrency,
@@ -199,7 +223,17 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Retrieval(args) => retrieval::run(args).await,
         Command::MinilmDir => retrieval::print_model_dir(),
-        Command::Pickup { jobs, queue } => pickup::run(jobs, queue).await,
+        Command::SlowModel {
+            sources,
+            delay_ms,
+            workers,
+            concurrency,
+        } => slow_model::run(sources, delay_ms, &workers, &concurrency).await,
+        Command::Pickup {
+            jobs,
+            queue,
+            in_process,
+        } => pickup::run(jobs, queue, in_process).await,
         Command::Seed { graph, nodes, dir } => match graph {
             Graph::Decay => decay::seed(nodes, &dir).await,
             Graph::Promotion => promotion::seed(nodes, &dir).await,

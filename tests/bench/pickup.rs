@@ -10,6 +10,10 @@
 //! handler's first read. Jobs go one at a time: the next is enqueued only after the
 //! previous Source is processed, after a pause spread over 50–550 ms so enqueues fall
 //! at every phase of the worker's poll timer. Three untimed jobs come first.
+//!
+//! With `--in-process` the workers run inside the bench process on the same services,
+//! as `cosmo serve` runs them beside the API: the embedded queue then wakes them on the
+//! enqueue itself instead of at their next poll.
 
 use std::time::Duration;
 
@@ -24,15 +28,60 @@ use crate::harness::{self, Child, Line, Queue, Stores};
 
 const WARM_UP: usize = 3;
 
-pub async fn run(jobs: usize, queue: Queue) -> anyhow::Result<()> {
+/// Where the worker runs.
+enum Worker {
+    Process(Child),
+    InProcess {
+        stop: tokio::sync::watch::Sender<bool>,
+        task: tokio::task::JoinHandle<anyhow::Result<()>>,
+    },
+}
+
+impl Worker {
+    fn check_running(&mut self) -> anyhow::Result<()> {
+        match self {
+            Self::Process(child) => child.check_running(),
+            Self::InProcess { task, .. } => {
+                anyhow::ensure!(!task.is_finished(), "the in-process workers stopped");
+                Ok(())
+            }
+        }
+    }
+
+    async fn stop(self) {
+        match self {
+            Self::Process(mut child) => child.stop(),
+            Self::InProcess { stop, task } => {
+                let _ = stop.send(true);
+                let _ = task.await;
+            }
+        }
+    }
+}
+
+pub async fn run(jobs: usize, queue: Queue, in_process: bool) -> anyhow::Result<()> {
     let stores = Stores::new(queue).await?;
-    let svc = stores.services().await?;
-    let mut worker = Child::start(
-        "workers",
-        &["--jobs", "process-source"],
-        stores.dir.path(),
-        &stores.env(),
-    )?;
+    let (svc, mut worker) = if in_process {
+        let mut config = stores.config();
+        config.workers.jobs = vec!["process-source".into()];
+        let svc = Services::connect(config).await?;
+        let (stop, rx) = tokio::sync::watch::channel(false);
+        let stopped = async move {
+            let mut rx = rx;
+            let _ = rx.wait_for(|stop| *stop).await;
+        };
+        let task = tokio::spawn(cosmo_workers::process::run(svc.clone(), stopped));
+        (svc, Worker::InProcess { stop, task })
+    } else {
+        let svc = stores.services().await?;
+        let child = Child::start(
+            "workers",
+            &["--jobs", "process-source"],
+            stores.dir.path(),
+            &stores.env(),
+        )?;
+        (svc, Worker::Process(child))
+    };
     if let cosmo_shared::db::Db::Postgres(pool) = &svc.db {
         // Before its LISTEN is active, a job would wait for the worker's next poll.
         harness::poll(
@@ -67,12 +116,13 @@ pub async fn run(jobs: usize, queue: Queue) -> anyhow::Result<()> {
             enqueues.push(enqueue_took);
         }
     }
-    worker.stop();
+    worker.stop().await;
     waits.sort();
     enqueues.sort();
     let mean = waits.iter().map(Duration::as_secs_f64).sum::<f64>() / waits.len() as f64;
     Line::new("pickup")
         .text("queue", queue.name())
+        .text("workers", if in_process { "in-process" } else { "process" })
         .text("jobs", jobs)
         .text("poll_interval_ms", svc.config.queue.poll_interval_ms)
         .num("p50_ms", harness::pct_ms(&waits, 0.5), 1)

@@ -26,10 +26,68 @@ pub async fn run(sources: usize, workers: &[usize]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// One drained run: what it took and the model usage it recorded.
+pub struct Drained {
+    pub total: Duration,
+    pub posted_in: Duration,
+    pub drained_in: Duration,
+    /// Model calls, prompt and completion tokens per job kind, from the usage ledger.
+    pub usage: BTreeMap<String, (i64, i64, i64)>,
+}
+
+impl Drained {
+    /// Model calls per Source made by jobs of `kind`.
+    pub fn calls_per_source(&self, kind: &str, n: usize) -> f64 {
+        self.usage.get(kind).map_or(0, |u| u.0) as f64 / n as f64
+    }
+}
+
 async fn once(n: usize, k: usize) -> anyhow::Result<()> {
+    let d = drain(n, k, &[]).await?;
+    let (total, posted_in, drained_in) = (d.total, d.posted_in, d.drained_in);
+    let per = |v: i64| v as f64 / n as f64;
+    let (all_calls, prompt, completion) = d
+        .usage
+        .values()
+        .fold((0, 0, 0), |a, u| (a.0 + u.0, a.1 + u.1, a.2 + u.2));
+    Line::new("pipeline")
+        .text("workers", k)
+        .text("sources", n)
+        .num("seconds", total.as_secs_f64(), 2)
+        .num("sources_per_second", n as f64 / total.as_secs_f64(), 1)
+        .num("posting_seconds", posted_in.as_secs_f64(), 2)
+        .num("drain_seconds", drained_in.as_secs_f64(), 2)
+        .num(
+            "drain_sources_per_second",
+            n as f64 / drained_in.as_secs_f64(),
+            1,
+        )
+        .num("calls_per_source", per(all_calls), 2)
+        .num(
+            "process_calls_per_source",
+            d.calls_per_source("process-source", n),
+            2,
+        )
+        .num(
+            "extract_calls_per_source",
+            d.calls_per_source("extract-entities", n),
+            2,
+        )
+        .num("prompt_tokens_per_source", per(prompt), 0)
+        .num("completion_tokens_per_source", per(completion), 0)
+        .print();
+    Ok(())
+}
+
+/// Fresh stores and `ingest-api` (both with `env` added to the bench's settings); `n`
+/// Sources posted; then `k` `workers` processes (with `env` too) run until every Source
+/// is extracted.
+pub async fn drain(n: usize, k: usize, env: &[(String, String)]) -> anyhow::Result<Drained> {
     anyhow::ensure!(n > 0 && k > 0, "--sources and --workers must be positive");
     let stores = Stores::new(Queue::Postgres).await?;
-    let (mut api, base) = harness::start_api(&stores).await?;
+    let mut settings = stores.env();
+    settings.extend_from_slice(env);
+    let (mut api, base) = harness::start_api_with(&stores, &settings).await?;
     let client = reqwest::Client::new();
 
     let first_post = Instant::now();
@@ -63,7 +121,7 @@ async fn once(n: usize, k: usize) -> anyhow::Result<()> {
     let workers_started = Instant::now();
     let mut procs = Vec::with_capacity(k);
     for w in 0..k {
-        let mut env = stores.env();
+        let mut env = settings.clone();
         env.push(("COSMO_WORKERS__NAME".into(), format!("bench-{w}")));
         procs.push(Child::start("workers", &[], stores.dir.path(), &env)?);
     }
@@ -96,34 +154,12 @@ async fn once(n: usize, k: usize) -> anyhow::Result<()> {
 
     let usage = usage(&client, &base).await?;
     api.stop();
-    let per = |v: i64| v as f64 / n as f64;
-    let calls = |kind: &str| usage.get(kind).map_or(0, |u| u.0);
-    let (all_calls, prompt, completion) = usage
-        .values()
-        .fold((0, 0, 0), |a, u| (a.0 + u.0, a.1 + u.1, a.2 + u.2));
-    Line::new("pipeline")
-        .text("workers", k)
-        .text("sources", n)
-        .num("seconds", total.as_secs_f64(), 2)
-        .num("sources_per_second", n as f64 / total.as_secs_f64(), 1)
-        .num("posting_seconds", posted_in.as_secs_f64(), 2)
-        .num("drain_seconds", drained_in.as_secs_f64(), 2)
-        .num(
-            "drain_sources_per_second",
-            n as f64 / drained_in.as_secs_f64(),
-            1,
-        )
-        .num("calls_per_source", per(all_calls), 2)
-        .num("process_calls_per_source", per(calls("process-source")), 2)
-        .num(
-            "extract_calls_per_source",
-            per(calls("extract-entities")),
-            2,
-        )
-        .num("prompt_tokens_per_source", per(prompt), 0)
-        .num("completion_tokens_per_source", per(completion), 0)
-        .print();
-    Ok(())
+    Ok(Drained {
+        total,
+        posted_in,
+        drained_in,
+        usage,
+    })
 }
 
 /// Calls, prompt and completion tokens per job kind, from the usage ledger.

@@ -41,6 +41,31 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
     } else {
         vec!["pipeline", "--sources", "1000", "--workers", "1,2,4"]
     });
+    runs.push(if quick {
+        vec![
+            "slow-model",
+            "--sources",
+            "10",
+            "--delay-ms",
+            "200",
+            "--workers",
+            "1",
+            "--concurrency",
+            "4",
+        ]
+    } else {
+        vec![
+            "slow-model",
+            "--sources",
+            "100",
+            "--delay-ms",
+            "2000",
+            "--workers",
+            "1,2",
+            "--concurrency",
+            "4,16",
+        ]
+    });
     let nodes: &[&str] = if quick {
         &["10000"]
     } else {
@@ -130,21 +155,25 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
             "--forward-only",
         ]);
     }
-    for queue in ["sqlite", "postgres"] {
-        runs.push(vec![
+    for (queue, in_process) in [("sqlite", false), ("sqlite", true), ("postgres", false)] {
+        let mut run = vec![
             "pickup",
             "--jobs",
             if quick { "10" } else { "200" },
             "--queue",
             queue,
-        ]);
+        ];
+        if in_process {
+            run.push("--in-process");
+        }
+        runs.push(run);
     }
     runs.into_iter()
         .map(|r| r.into_iter().map(str::to_owned).collect())
         .collect()
 }
 
-pub fn run(quick: bool, out: Option<PathBuf>, build: bool) -> anyhow::Result<()> {
+pub fn run(quick: bool, out: Option<PathBuf>, build: bool, only: &[String]) -> anyhow::Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("the workspace folder")
@@ -155,7 +184,8 @@ pub fn run(quick: bool, out: Option<PathBuf>, build: bool) -> anyhow::Result<()>
     let started = Instant::now();
     let mut rows: BTreeMap<String, Vec<Row>> = BTreeMap::new();
     let mut failures = Vec::new();
-    for args in plan(quick) {
+    let chosen = |args: &Vec<String>| only.is_empty() || only.contains(&args[0]);
+    for args in plan(quick).into_iter().filter(chosen) {
         eprintln!("cosmo-bench: {}", args.join(" "));
         match run_child(&args) {
             Ok(lines) => {
@@ -175,15 +205,30 @@ pub fn run(quick: bool, out: Option<PathBuf>, build: bool) -> anyhow::Result<()>
         std::env::args().skip(1).collect::<Vec<_>>().join(" ")
     );
     let machine = text::Machine::read(&root);
-    let doc = text::document(&text::Inputs {
+    let inputs = text::Inputs {
         quick,
         command,
         machine,
         minutes: started.elapsed().as_secs_f64() / 60.0,
         rows,
         failures: failures.clone(),
-    });
+    };
     let out = out.unwrap_or_else(|| root.join("BENCHMARKS.md"));
+    let doc = if only.is_empty() {
+        text::document(&inputs)
+    } else {
+        // Only the sections measured are rewritten; a failed benchmark leaves its old one.
+        anyhow::ensure!(
+            failures.is_empty(),
+            "{} benchmark(s) failed: {failures:?}",
+            failures.len()
+        );
+        text::replace_sections(
+            &std::fs::read_to_string(&out).unwrap_or_default(),
+            &inputs,
+            only,
+        )
+    };
     std::fs::write(&out, doc)?;
     eprintln!("cosmo-bench: wrote {}", out.display());
     anyhow::ensure!(

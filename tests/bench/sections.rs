@@ -108,6 +108,61 @@ compete; with a hosted model the jobs wait on the network and more processes pay
     );
 }
 
+pub fn slow_model(d: &mut String, rows: &[Row]) {
+    d.push_str(
+        "
+## Pipeline against a slow hosted model: sizing a fleet
+
+```sh
+./target/release/cosmo-bench slow-model --sources 100 --delay-ms 2000 --workers 1,2 --concurrency 4,16
+```
+
+The pipeline benchmark above with the chat tasks (processing, extraction, the
+note-taking agent) on a model server that answers each chat completion after a fixed
+delay: an in-process server of the bench speaking the OpenAI protocol on loopback, with
+small valid answers (the agent's makes no tool call); embeddings stay on the offline
+embedder. For each number of `workers` processes and each per-process concurrency
+(`jobs.process_source.concurrency` and `jobs.extract_entities.concurrency`): fresh
+stores, N Sources posted, the workers started, drained until every Source is extracted.
+**Ceiling**: the jobs of one kind make their chat calls one after the other (counted at
+the model server), and a process runs `concurrency` of them at once, so K processes
+drain at most `K × concurrency / (chat calls per Source × delay)` Sources per second for
+each kind; the ceiling is the lower of the two kinds' (the *bottleneck kind*).
+
+| worker processes | concurrency | Sources | model delay | drain | drain Sources/s | chat calls / Source (process + extract) | ceiling Sources/s | share of ceiling | bottleneck kind |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
+",
+    );
+    for r in rows {
+        let _ = writeln!(
+            d,
+            "| {} | {} | {} | {} ms | {} | {} | {} + {} | {} | {} | `{}` |",
+            s(r, "workers"),
+            s(r, "concurrency"),
+            int(s(r, "sources")),
+            int(s(r, "delay_ms")),
+            secs(f(r, "drain_seconds")),
+            num(f(r, "drain_sources_per_second"), 2),
+            num(f(r, "process_calls_per_source"), 2),
+            num(f(r, "extract_calls_per_source"), 2),
+            num(f(r, "ceiling_sources_per_second"), 2),
+            num(f(r, "share_of_ceiling"), 2),
+            s(r, "bottleneck_kind"),
+        );
+    }
+    d.push_str(
+        "
+How to read: with a hosted model the workers wait on the network, not the CPU, so the
+rate grows with processes × concurrency until something else binds. A share near 1 means
+the model's latency is the bottleneck and more concurrency (cheaper than processes:
+one process holds many waiting jobs) buys throughput, up to the provider's rate limit;
+a share well below 1 names another bottleneck (the graph's write lock, the queue, the
+CPU). To size a fleet for a model of latency L and a target of R Sources/s: processes
+× concurrency ≥ R × L × calls per Source of the bottleneck kind.
+",
+    );
+}
+
 pub fn decay(d: &mut String, rows: &[Row]) {
     d.push_str(
         "
@@ -119,33 +174,44 @@ pub fn decay(d: &mut String, rows: &[Row]) {
 
 N semantic nodes over 1,000 users (a third each candidate/active/core), seeded into a
 fresh SQLite file by a child process, then one `decay` run 30 days later (every node
-changes). The peak resident memory printed is the decay process's alone (Linux
-`VmHWM`); seeding, which builds the search indexes of a million rows, happens in the
-child and is not counted.
+changes). **Ceiling**: on a copy of the same file, in the same run, one `UPDATE`
+statement in one transaction does decay's arithmetic for every node and writes the
+columns decay changes here (salience, `last_decayed_at`, `updated_at`), with no pages
+and no state changes or events to look for. *Ratio* is the job's time over the
+ceiling's. Peak RSS is the
+decay process's (Linux `VmHWM`; seeding, which builds the search indexes, happens in the
+child and is not counted); *peak heap* is its anonymous memory (`RssAnon`, sampled every
+5 ms), which leaves out the database file's pages SQLite reads through its memory map.
 
-| nodes | decay run | nodes/s | peak RSS of the run (whole process) |
-|---:|---:|---:|---:|
+| nodes | decay run | nodes/s | ceiling (one statement) | ratio | peak heap of the run | peak RSS (whole process) |
+|---:|---:|---:|---:|---:|---:|---:|
 ",
     );
     for r in rows {
         let _ = writeln!(
             d,
-            "| {} | {} | {} | {} MiB |",
+            "| {} | {} | {} | {} | {} | {} MiB | {} MiB |",
             int(s(r, "nodes")),
             secs(f(r, "seconds")),
             num(f(r, "nodes_per_second"), 0),
+            secs(f(r, "ceiling_seconds")),
+            num(f(r, "ratio"), 2),
+            num(f(r, "peak_anon_mib"), 1),
             num(f(r, "peak_rss_mib"), 1),
         );
     }
     d.push_str(
         "
 How to read: time should grow linearly with the nodes (nodes/s flat) and the job's own
-memory should not grow at all: it reads and writes pages of `maintenance.batch_size`
-(1,000) memories, one transaction per page, deciding each memory's new lifecycle inside
-that transaction (so an access during the run is not lost). The peak RSS also counts
-the pages of the database file SQLite reads through its memory map (`mmap_size`, up to
-256 MiB): file pages the kernel shares and can drop, which grow with the file, up to
-that cap.
+memory should not grow at all. The job walks each kind of memory in pages of
+`maintenance.batch_size` (1,000) in key order; a page is one store call and one write
+transaction (so an access or a pin committed meanwhile is seen or waits, never lost):
+the page's bounds, the memories it archives (for their events), and one `UPDATE` whose
+SQL does `lifecycle::decay`'s arithmetic (a property test holds it to the pure
+function, value for value). The ratio is what paging, giving the write lock back between
+pages and looking for state changes cost over the ceiling. The whole-process RSS also
+counts the database pages read through the memory map (`mmap_size`, up to 256
+MiB), which grow with the file up to that cap; the heap column does not.
 ",
     );
 }
@@ -325,30 +391,32 @@ indexes hold only their own memories.
 pub fn pickup(d: &mut String, rows: &[Row]) {
     d.push_str(
         "
-## Queue pickup latency between processes
+## Queue pickup latency
 
 ```sh
-./target/release/cosmo-bench pickup --jobs 200 --queue sqlite   # or --queue postgres
+./target/release/cosmo-bench pickup --jobs 200 --queue sqlite   # --in-process; or --queue postgres
 ```
 
-A `workers` process (`--jobs process-source`, default settings) waits idle on the queue;
-the bench process enqueues one `process-source` job at a time, for a tiny Source it wrote
-to the graph. The latency runs from the bench's clock just before `enqueue` to the
-Source's `processing_started_at`, the job's first write, stamped by the worker's clock
-(same machine, microseconds): the insert and commit, the wake-up, fetching and locking,
-and the handler's first read. The next job is enqueued once the Source is processed,
-after a pause spread over 50–550 ms so that enqueues fall at every phase of the worker's
-poll timer; 3 untimed jobs come first.
+Workers (`--jobs process-source`, default settings) wait idle on the queue, in a
+`workers` process of their own or, with `--in-process`, inside the bench process as
+`cosmo serve` runs them beside the API; the bench enqueues one `process-source` job at a
+time, for a tiny Source it wrote to the graph. The latency runs from the bench's clock
+just before `enqueue` to the Source's `processing_started_at`, the job's first write,
+stamped by the worker's clock (same machine, microseconds): the insert and commit, the
+wake-up, fetching and locking, and the handler's first read. The next job is enqueued
+once the Source is processed, after a pause spread over 50–550 ms so that enqueues fall
+at every phase of the worker's poll timer; 3 untimed jobs come first.
 
-| queue | jobs | p50 | p95 | p99 | max | mean | poll interval |
-|---|---:|---:|---:|---:|---:|---:|---:|
+| queue | workers | jobs | p50 | p95 | p99 | max | mean | poll interval |
+|---|---|---:|---:|---:|---:|---:|---:|---:|
 ",
     );
     for r in rows {
         let _ = writeln!(
             d,
-            "| {} | {} | {} | {} | {} | {} | {} | {} ms |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} ms |",
             s(r, "queue"),
+            r.get("workers").map_or("process", String::as_str),
             s(r, "jobs"),
             ms(f(r, "p50_ms")),
             ms(f(r, "p95_ms")),
@@ -363,8 +431,9 @@ poll timer; 3 untimed jobs come first.
 How to read: on PostgreSQL the worker LISTENs and is woken by the insert's NOTIFY, so
 pickup should take milliseconds, not the poll interval (its fallback is a poll every
 `max(queue.poll_interval_ms, 500)` ms); SQLite has no notifications across processes, so
-an idle worker finds a job at its next poll, on average half of `queue.poll_interval_ms`
-later (see [docs/queue.md](docs/queue.md#pickup-listennotify-on-postgresql-polling-on-sqlite)).
+an idle worker in another process finds a job at its next poll, on average half of
+`queue.poll_interval_ms` later, while workers in the enqueuing process are woken by the
+enqueue itself (see [docs/queue.md](docs/queue.md#pickup-listennotify-on-postgresql-polling-on-sqlite)).
 ",
     );
 }

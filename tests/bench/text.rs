@@ -158,20 +158,97 @@ share its cores, and the load generator competes with what it measures.
             let _ = writeln!(d, "* {f}");
         }
     }
-    let rows = |name: &str| i.rows.get(name).cloned().unwrap_or_default();
-    sections::ingest(&mut d, &rows("ingest"));
-    sections::pipeline(&mut d, &rows("pipeline"));
-    sections::decay(&mut d, &rows("decay"));
-    sections::promotion(&mut d, &rows("promotion"));
-    sections::explore(&mut d, &rows("explore"));
-    sections::retrieval(
-        &mut d,
-        &rows("retrieval"),
-        &rows("retrieval_category"),
-        &rows("retrieval_run"),
-    );
-    sections::pickup(&mut d, &rows("pickup"));
+    for (_, section) in sections(&i.rows) {
+        d.push_str(&section);
+    }
     d
+}
+
+/// Each benchmark's section, in the file's order, under the name its runs have in the
+/// plan (`cosmo-bench NAME …`).
+pub fn sections(rows: &BTreeMap<String, Vec<Row>>) -> Vec<(&'static str, String)> {
+    let rows = |name: &str| rows.get(name).cloned().unwrap_or_default();
+    let one = |render: &dyn Fn(&mut String)| {
+        let mut d = String::new();
+        render(&mut d);
+        d
+    };
+    vec![
+        ("ingest", one(&|d| sections::ingest(d, &rows("ingest")))),
+        (
+            "pipeline",
+            one(&|d| sections::pipeline(d, &rows("pipeline"))),
+        ),
+        (
+            "slow-model",
+            one(&|d| sections::slow_model(d, &rows("slow-model"))),
+        ),
+        ("decay", one(&|d| sections::decay(d, &rows("decay")))),
+        (
+            "promotion",
+            one(&|d| sections::promotion(d, &rows("promotion"))),
+        ),
+        ("explore", one(&|d| sections::explore(d, &rows("explore")))),
+        (
+            "retrieval",
+            one(&|d| {
+                sections::retrieval(
+                    d,
+                    &rows("retrieval"),
+                    &rows("retrieval_category"),
+                    &rows("retrieval_run"),
+                )
+            }),
+        ),
+        ("pickup", one(&|d| sections::pickup(d, &rows("pickup")))),
+    ]
+}
+
+/// The `## ` heading a section starts with.
+fn heading(section: &str) -> Option<&str> {
+    section.lines().find(|l| l.starts_with("## "))
+}
+
+/// `old` (a whole BENCHMARKS.md) with the sections of `names` replaced by this run's,
+/// each headed by a note of the run that measured it; a section `old` does not have (by
+/// its heading) goes after the section before it in the file's order, or at the end.
+pub fn replace_sections(old: &str, i: &Inputs, names: &[String]) -> String {
+    // `old` cut at each `## ` heading: the preamble, then one part per section.
+    let mut parts: Vec<String> = vec![String::new()];
+    for line in old.split_inclusive('\n') {
+        if line.starts_with("## ") {
+            parts.push(String::new());
+        }
+        parts.last_mut().expect("a part").push_str(line);
+    }
+    let mut after: Option<usize> = None;
+    for (name, section) in sections(&i.rows) {
+        let position = parts
+            .iter()
+            .position(|p| heading(p).is_some_and(|h| Some(h) == heading(&section)));
+        if names.iter().any(|n| n == name) {
+            let note = format!(
+                "\n> This section alone was measured by `{}` (commit {}, {}, {}); the rest of\n> this file comes from earlier runs.\n",
+                i.command, i.machine.commit, i.machine.date, i.machine.cpu
+            );
+            let body = section.trim_start_matches('\n');
+            let (head, rest) = body.split_once('\n').unwrap_or((body, ""));
+            let replaced = format!("{head}\n{note}{}\n\n", rest.trim_end());
+            match position {
+                Some(p) => parts[p] = replaced,
+                None => {
+                    let at = after.map_or(parts.len(), |a| a + 1);
+                    parts.insert(at, replaced);
+                    after = Some(at);
+                    continue;
+                }
+            }
+        }
+        if position.is_some() {
+            after = position;
+        }
+    }
+    format!("{}\n", parts.concat().trim_end())
 }
 
 pub fn s<'a>(r: &'a Row, key: &str) -> &'a str {

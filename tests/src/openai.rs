@@ -41,6 +41,8 @@ pub type Responder = dyn Fn(&Seen, usize) -> (u16, Value) + Send + Sync;
 struct Shared {
     seen: Arc<Mutex<Vec<Seen>>>,
     respond: Arc<Responder>,
+    /// How long a chat completion takes to answer (embeddings answer at once).
+    chat_delay: std::time::Duration,
 }
 
 /// A running stand-in; stops with the test's runtime.
@@ -57,10 +59,20 @@ impl StandIn {
     pub async fn start(
         respond: impl Fn(&Seen, usize) -> (u16, Value) + Send + Sync + 'static,
     ) -> Self {
+        Self::start_slow(std::time::Duration::ZERO, respond).await
+    }
+
+    /// [`StandIn::start`], answering each chat completion only after `chat_delay`, as a
+    /// hosted model takes seconds (requests are served concurrently meanwhile).
+    pub async fn start_slow(
+        chat_delay: std::time::Duration,
+        respond: impl Fn(&Seen, usize) -> (u16, Value) + Send + Sync + 'static,
+    ) -> Self {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let shared = Shared {
             seen: seen.clone(),
             respond: Arc::new(respond),
+            chat_delay,
         };
         let app = axum::Router::new()
             .route(
@@ -105,6 +117,9 @@ async fn answer(
         all.len() - 1
     };
     let (status, body) = (s.respond)(&seen, index);
+    if endpoint == "chat" && !s.chat_delay.is_zero() {
+        tokio::time::sleep(s.chat_delay).await;
+    }
     (
         StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
         Json(body),

@@ -7,7 +7,6 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use cosmo_shared::lifecycle::LifecycleParams;
 use chrono::{DateTime, Utc};
 use cosmo_shared::domain::{
     Erasure, Fact, FactExplanation, FactFilter, FactWrite, Hit, Neighbour, NewFact, NoteHit,
@@ -22,13 +21,14 @@ use cosmo_shared::domain::{
     LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, SourceBrief,
 };
 use cosmo_shared::graph::maintenance::{
-    ClusterRules, decay_page_by_parts, EpisodicConsolidation, MacroCandidateAnchor, SourceCluster,
-    StorylineCandidateAnchor, StorylineRules,
+    ClusterRules, EpisodicConsolidation, MacroCandidateAnchor, SourceCluster,
+    StorylineCandidateAnchor, StorylineRules, decay_page_by_parts,
 };
 use cosmo_shared::graph::{
     DecayPage, ErasureStore, FactStore, GraphResult, GraphStore, LifecycleUpdate, ReadStore,
     StorylineCandidate,
 };
+use cosmo_shared::lifecycle::LifecycleParams;
 
 /// Enough to see every stuck item on a test server.
 const EVERYTHING: usize = 100_000;

@@ -88,7 +88,9 @@ async fn set_based_decay_equals_the_pure_function() {
 
     const N: i64 = 1500;
     let dir = tempfile::tempdir().unwrap();
-    let graph = SqliteGraph::open(&dir.path().join("graph.db")).await.unwrap();
+    let graph = SqliteGraph::open(&dir.path().join("graph.db"))
+        .await
+        .unwrap();
     graph.migrate().await.unwrap();
     sqlx::query(
         "WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < $1 - 1)
@@ -110,7 +112,11 @@ async fn set_based_decay_equals_the_pure_function() {
     assert_eq!(seeded.len(), N as usize);
 
     let mut rng = StdRng::seed_from_u64(20261127);
-    let time = |rng: &mut StdRng| t0() + Duration::microseconds(rng.random_range(-200_i64..200) * 86_400_000_000 + rng.random_range(0..86_400_000_000));
+    let time = |rng: &mut StdRng| {
+        t0() + Duration::microseconds(
+            rng.random_range(-200_i64..200) * 86_400_000_000 + rng.random_range(0..86_400_000_000),
+        )
+    };
     let random: Vec<LifecycleChange> = seeded
         .iter()
         .map(|m| {
@@ -122,17 +128,28 @@ async fn set_based_decay_equals_the_pure_function() {
             };
             let lifecycle = Lifecycle {
                 salience,
-                state: [MemoryState::Candidate, MemoryState::Active, MemoryState::Core, MemoryState::Archived]
-                    [rng.random_range(0..4)],
-                confidence: if rng.random_bool(0.1) { 0.8 } else { rng.random_range(0.0..1.0) },
+                state: [
+                    MemoryState::Candidate,
+                    MemoryState::Active,
+                    MemoryState::Core,
+                    MemoryState::Archived,
+                ][rng.random_range(0..4)],
+                confidence: if rng.random_bool(0.1) {
+                    0.8
+                } else {
+                    rng.random_range(0.0..1.0)
+                },
                 access_count: rng.random_range(0..20),
                 recall_frequency: rng.random_range(0..20),
                 last_recall_interval: rng.random_range(0.0..30.0),
                 decay_gradient: rng.random_range(0.1..3.0),
                 last_accessed_at: rng.random_bool(0.5).then(|| time(&mut rng)),
                 last_decayed_at: rng.random_bool(0.5).then(|| time(&mut rng)),
-                ttl_policy: [TtlPolicy::Decay, TtlPolicy::Ephemeral, TtlPolicy::KeepForever]
-                    [rng.random_range(0..3)],
+                ttl_policy: [
+                    TtlPolicy::Decay,
+                    TtlPolicy::Ephemeral,
+                    TtlPolicy::KeepForever,
+                ][rng.random_range(0..3)],
                 pinned: rng.random_bool(0.1),
                 created_at: m.lifecycle.created_at,
                 updated_at: time(&mut rng),
@@ -148,7 +165,11 @@ async fn set_based_decay_equals_the_pure_function() {
     graph.apply_lifecycle(&random).await.unwrap();
     let mut before = all().await.unwrap();
     for (m, c) in before.iter().zip(&random) {
-        assert_eq!(m.lifecycle, c.lifecycle, "{}: written by the bulk write", m.key);
+        assert_eq!(
+            m.lifecycle, c.lifecycle,
+            "{}: written by the bulk write",
+            m.key
+        );
     }
 
     let params = LifecycleParams::default();
@@ -172,7 +193,8 @@ async fn set_based_decay_equals_the_pure_function() {
             let want = lifecycle::decay_change(old, at, &params);
             assert_eq!(
                 new.lifecycle,
-                want.as_ref().map_or(old.lifecycle.clone(), |c| c.lifecycle.clone()),
+                want.as_ref()
+                    .map_or(old.lifecycle.clone(), |c| c.lifecycle.clone()),
                 "{} at {at}: from {:?}",
                 old.key,
                 old.lifecycle
@@ -184,7 +206,11 @@ async fn set_based_decay_equals_the_pure_function() {
             }
             want_changed += usize::from(want.is_some());
         }
-        assert_eq!((changed, archived), (want_changed, want_archived), "counts at {at}");
+        assert_eq!(
+            (changed, archived),
+            (want_changed, want_archived),
+            "counts at {at}"
+        );
         assert!(want_changed > 0, "something decays at {at}");
         before = now;
     }

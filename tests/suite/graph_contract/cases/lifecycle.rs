@@ -269,7 +269,12 @@ pub async fn decay_pages_decide_as_the_pure_function_does(store: &Store) {
             );
             let events = g.lifecycle_events(&m.key).await.unwrap();
             if let Some(e) = want.as_ref().and_then(|c| c.event.clone()) {
-                assert_eq!(events.last(), Some(&e), "{kind} {}: its event is logged", m.key);
+                assert_eq!(
+                    events.last(),
+                    Some(&e),
+                    "{kind} {}: its event is logged",
+                    m.key
+                );
                 want_archived += 1;
             }
             want_changed += usize::from(want.is_some());
@@ -290,7 +295,10 @@ pub async fn decay_pages_decide_as_the_pure_function_does(store: &Store) {
             "{kind}: a second run for the same time writes nothing"
         );
     }
-    assert!(all_archived > 0, "a year on, decaying memories are archived");
+    assert!(
+        all_archived > 0,
+        "a year on, decaying memories are archived"
+    );
 }
 
 /// A lifecycle unlike the defaults in every field (`created_at` is never rewritten).
