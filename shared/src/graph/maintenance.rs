@@ -10,11 +10,11 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 use super::{GraphResult, ReadStore};
-use crate::lifecycle::{self, LifecycleParams};
 use crate::domain::{
     LifecycleChange, LifecycleEvent, Macro, MemoryKind, MemoryLifecycle, NoteLifetime,
     Relationship, SemanticNode, SourceBrief, Storyline,
 };
+use crate::lifecycle::{self, LifecycleParams};
 
 /// What one [`MaintenanceStore::decay_page`] call read and wrote.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -6,7 +6,9 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{Lifecycle, LifecycleChange, LifecycleEvent, MemoryLifecycle, MemoryState, TtlPolicy};
+use crate::domain::{
+    Lifecycle, LifecycleChange, LifecycleEvent, MemoryLifecycle, MemoryState, TtlPolicy,
+};
 
 #[cfg(test)]
 mod tests;

@@ -9,12 +9,12 @@ use crate::domain::{
     LifecycleChange, LifecycleEvent, Macro, MemoryKind, MemoryLifecycle, Relationship,
     SemanticNode, SourceBrief, Storyline,
 };
+use crate::graph::maintenance::{
+    ClusterRules, EpisodicConsolidation, MacroCandidateAnchor, MaintenanceStore, SourceCluster,
+    StorylineCandidateAnchor, StorylineRules, decay_page_by_parts,
+};
 use crate::graph::{DecayPage, GraphResult};
 use crate::lifecycle::LifecycleParams;
-use crate::graph::maintenance::{
-    ClusterRules, decay_page_by_parts, EpisodicConsolidation, MacroCandidateAnchor, MaintenanceStore, SourceCluster,
-    StorylineCandidateAnchor, StorylineRules,
-};
 
 #[async_trait]
 impl MaintenanceStore for Neo4jGraph {

@@ -24,7 +24,15 @@ macro_rules! bounds_sql {
     ($table:literal, $key:literal) => {
         concat!(
             "SELECT count(*) AS examined, max(k) AS last_key FROM (
-                SELECT ", $key, " AS k FROM ", $table, " WHERE ", $key, " > $1 ORDER BY ", $key, " LIMIT $2)"
+                SELECT ",
+            $key,
+            " AS k FROM ",
+            $table,
+            " WHERE ",
+            $key,
+            " > $1 ORDER BY ",
+            $key,
+            " LIMIT $2)"
         )
     };
 }
@@ -56,7 +64,11 @@ macro_rules! rate {
 macro_rules! decayed {
     () => {
         concat!(
-            "min(max(salience * exp(-", rate!(), " * (($3 - ", since!(), ") / 1000000.0 / 86400.0)), 0.0), 1.0)"
+            "min(max(salience * exp(-",
+            rate!(),
+            " * (($3 - ",
+            since!(),
+            ") / 1000000.0 / 86400.0)), 0.0), 1.0)"
         )
     };
 }
@@ -70,17 +82,34 @@ macro_rules! decayed {
 macro_rules! archived_sql {
     ($table:literal, $key:literal) => {
         concat!(
-            "SELECT ", $key, " AS key, user_id, state,
+            "SELECT ",
+            $key,
+            " AS key, user_id, state,
                 CASE WHEN ttl_policy = 'ephemeral' AND $3 >= created_at + $7 THEN 'ttl_expired'
                      ELSE 'decayed' END AS reason,
-                $3 > ", since!(), " AS decays
-             FROM ", $table, "
-             WHERE ", $key, " > $1 AND ", $key, " <= $2 AND pinned = 0
+                $3 > ",
+            since!(),
+            " AS decays
+             FROM ",
+            $table,
+            "
+             WHERE ",
+            $key,
+            " > $1 AND ",
+            $key,
+            " <= $2 AND pinned = 0
                AND state <> 'archived' AND ttl_policy <> 'keep_forever'
                AND ((ttl_policy = 'ephemeral' AND $3 >= created_at + $7)
-                    OR (salience * (1.0 - 3.0 * $4 * (max($3 - ", since!(), ", 0) / 1000000.0 / 86400.0)) < $6 * 1.001
-                        AND (CASE WHEN $3 > ", since!(), " THEN ", decayed!(), " ELSE salience END) < $6))
-             ORDER BY ", $key
+                    OR (salience * (1.0 - 3.0 * $4 * (max($3 - ",
+            since!(),
+            ", 0) / 1000000.0 / 86400.0)) < $6 * 1.001
+                        AND (CASE WHEN $3 > ",
+            since!(),
+            " THEN ",
+            decayed!(),
+            " ELSE salience END) < $6))
+             ORDER BY ",
+            $key
         )
     };
 }
@@ -105,7 +134,11 @@ macro_rules! update_sql {
 macro_rules! archive_sql {
     ($table:literal, $key:literal) => {
         concat!(
-            "UPDATE ", $table, " SET state = 'archived', updated_at = $2 WHERE ", $key, " = $1"
+            "UPDATE ",
+            $table,
+            " SET state = 'archived', updated_at = $2 WHERE ",
+            $key,
+            " = $1"
         )
     };
 }

@@ -9,12 +9,12 @@ use crate::domain::{
     LifecycleChange, LifecycleEvent, Macro, MemoryKind, MemoryLifecycle, Relationship,
     SemanticNode, SourceBrief, Storyline,
 };
-use crate::graph::{DecayPage, GraphResult};
-use crate::lifecycle::LifecycleParams;
 use crate::graph::maintenance::{
     ClusterRules, EpisodicConsolidation, MacroCandidateAnchor, MaintenanceStore, SourceCluster,
     StorylineCandidateAnchor, StorylineRules,
 };
+use crate::graph::{DecayPage, GraphResult};
+use crate::lifecycle::LifecycleParams;
 
 #[async_trait]
 impl MaintenanceStore for SqliteGraph {
@@ -35,7 +35,8 @@ impl MaintenanceStore for SqliteGraph {
         as_of: DateTime<Utc>,
         params: &LifecycleParams,
     ) -> GraphResult<DecayPage> {
-        self.decay_page_impl(kind, after, limit, as_of, params).await
+        self.decay_page_impl(kind, after, limit, as_of, params)
+            .await
     }
 
     async fn apply_lifecycle(&self, changes: &[LifecycleChange]) -> GraphResult<()> {
