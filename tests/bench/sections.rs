@@ -178,10 +178,10 @@ changes). **Ceiling**: on a copy of the same file, in the same run, one `UPDATE`
 statement in one transaction does decay's arithmetic for every node and writes the
 columns decay changes here (salience, `last_decayed_at`, `updated_at`), with no pages
 and no state changes or events to look for. *Ratio* is the job's time over the
-ceiling's. Peak RSS is the
-decay process's (Linux `VmHWM`; seeding, which builds the search indexes, happens in the
-child and is not counted); *peak heap* is its anonymous memory (`RssAnon`, sampled every
-5 ms), which leaves out the database file's pages SQLite reads through its memory map.
+ceiling's. Peak RSS is the decay process's (Linux `VmHWM`; seeding, which builds the
+search indexes, happens in the child and is not counted); *peak heap* is its anonymous
+memory (`RssAnon`, sampled every 5 ms), which leaves out the database file's pages
+SQLite reads through its memory map.
 
 | nodes | decay run | nodes/s | ceiling (one statement) | ratio | peak heap of the run | peak RSS (whole process) |
 |---:|---:|---:|---:|---:|---:|---:|

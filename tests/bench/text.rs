@@ -115,8 +115,10 @@ in its own process, and rewrites this file. It needs PostgreSQL at
 `COSMO_TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`); every
 benchmark creates and drops its own databases and temporary folders. The run took the
 duration below, plus the first release build. `-- all --quick` runs every benchmark at
-small sizes (a smoke test, about a minute); `--out FILE` writes elsewhere. Each section gives the
-command that runs its benchmark alone (after `cargo build --release --bins`).
+small sizes (a smoke test, about a minute); `--out FILE` writes elsewhere; `--only
+decay,pickup` runs those benchmarks alone and replaces only their sections, each then
+noting the run that measured it. Each section gives the command that runs its benchmark
+alone (after `cargo build --release --bins`).
 
 ## Machine and run
 
@@ -228,7 +230,7 @@ pub fn replace_sections(old: &str, i: &Inputs, names: &[String]) -> String {
             .position(|p| heading(p).is_some_and(|h| Some(h) == heading(&section)));
         if names.iter().any(|n| n == name) {
             let note = format!(
-                "\n> This section alone was measured by `{}` (commit {}, {}, {}); the rest of\n> this file comes from earlier runs.\n",
+                "\n> Measured alone, by `{}`,\n> at commit {} on {} ({}); the rest of this file comes from earlier runs.\n",
                 i.command, i.machine.commit, i.machine.date, i.machine.cpu
             );
             let body = section.trim_start_matches('\n');
