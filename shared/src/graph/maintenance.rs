@@ -30,6 +30,15 @@ pub struct DecayPage {
     pub archived: usize,
 }
 
+/// A time as the stores keep it: to the microsecond. Decay compares its as-of time with
+/// stored ones, so a finer one (an operator's manual run may name one) is cut to the
+/// same precision first; otherwise a repeated run would find every memory a fraction of
+/// a microsecond older and write it again.
+pub fn to_stored_precision(at: DateTime<Utc>) -> DateTime<Utc> {
+    use chrono::SubsecRound;
+    at.trunc_subsecs(6)
+}
+
 /// [`MaintenanceStore::decay_page`] from two generic operations, for a store without a
 /// set-based statement: the page read, then every memory of it decided again by
 /// [`lifecycle::decay`] under the store's lock ([`ReadStore::update_lifecycles`]), so an
@@ -42,6 +51,7 @@ pub async fn decay_page_by_parts<G: MaintenanceStore + ReadStore + ?Sized>(
     as_of: DateTime<Utc>,
     params: &LifecycleParams,
 ) -> GraphResult<DecayPage> {
+    let as_of = to_stored_precision(as_of);
     let page = g.lifecycle_page(kind, after, limit).await?;
     let keys: Vec<String> = page.iter().map(|m| m.key.clone()).collect();
     let changes = g
@@ -170,7 +180,8 @@ pub trait MaintenanceStore: Send + Sync {
 
     /// Decay's step: the page of `limit` memories of `kind` after `after` (in key order,
     /// as [`lifecycle_page`](Self::lifecycle_page) walks them), each decayed to `as_of`
-    /// exactly as [`lifecycle::decay`] decides (pinned ones untouched), written with an
+    /// exactly as [`lifecycle::decay`] decides (pinned ones untouched; `as_of` taken to
+    /// the microsecond, as times are stored: [`to_stored_precision`]), written with an
     /// event for each memory archived, in one write transaction: an access or a pin
     /// committed meanwhile is seen or waits, never lost. The same `as_of` again changes
     /// nothing.

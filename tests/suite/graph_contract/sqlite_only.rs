@@ -73,9 +73,12 @@ async fn erased_text_is_in_no_table_index_or_page() {
 
 /// The set-based decay statements are held to the pure function they replace: 1,500
 /// memories with random lifecycles (every state and policy, pinned or not, accessed or
-/// decayed before or after the decay time, salience at the bounds), decayed four times
-/// in pages of 97, end exactly where `lifecycle::decay` says, value for value, with an
-/// event for each memory archived. The random lifecycles are written by one
+/// decayed before or after the decay time; salience, confidence, recall frequency and
+/// decay gradient also outside their usual ranges), decayed at five times in pages of
+/// 97, with the default parameters and with others, end exactly where
+/// `lifecycle::decay` says, value for value, with an event for each memory archived and
+/// no other. One time is a memory's exact `ephemeral` deadline; a time a fraction of a
+/// microsecond after the last changes nothing. The random lifecycles are written by one
 /// `apply_lifecycle`, which itself takes several bulk statements.
 #[tokio::test]
 async fn set_based_decay_equals_the_pure_function() {
@@ -108,6 +111,12 @@ async fn set_based_decay_equals_the_pure_function() {
     .await
     .unwrap();
     let all = || graph.lifecycle_page(MemoryKind::Node, None, 5000);
+    let events = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM lifecycle_events")
+            .fetch_one(graph.pool())
+            .await
+            .unwrap() as usize
+    };
     let seeded = all().await.unwrap();
     assert_eq!(seeded.len(), N as usize);
 
@@ -120,13 +129,15 @@ async fn set_based_decay_equals_the_pure_function() {
     let random: Vec<LifecycleChange> = seeded
         .iter()
         .map(|m| {
-            let salience = match rng.random_range(0..10) {
+            let salience = match rng.random_range(0..12) {
                 0 => 1.0,
                 1 => 0.0,
                 2 => rng.random_range(0.0..0.02),
+                3 => rng.random_range(-0.2..0.0),
+                4 => rng.random_range(1.0..1.5),
                 _ => rng.random_range(0.0..1.0),
             };
-            let lifecycle = Lifecycle {
+            let mut lifecycle = Lifecycle {
                 salience,
                 state: [
                     MemoryState::Candidate,
@@ -134,15 +145,19 @@ async fn set_based_decay_equals_the_pure_function() {
                     MemoryState::Core,
                     MemoryState::Archived,
                 ][rng.random_range(0..4)],
-                confidence: if rng.random_bool(0.1) {
-                    0.8
-                } else {
-                    rng.random_range(0.0..1.0)
+                confidence: match rng.random_range(0..10) {
+                    0 => 0.8,
+                    1 => rng.random_range(-0.3..1.3),
+                    _ => rng.random_range(0.0..1.0),
                 },
                 access_count: rng.random_range(0..20),
-                recall_frequency: rng.random_range(0..20),
+                recall_frequency: rng.random_range(-2..20),
                 last_recall_interval: rng.random_range(0.0..30.0),
-                decay_gradient: rng.random_range(0.1..3.0),
+                decay_gradient: match rng.random_range(0..10) {
+                    0 => 0.0,
+                    1 => rng.random_range(-1.0..0.0),
+                    _ => rng.random_range(0.1..3.0),
+                },
                 last_accessed_at: rng.random_bool(0.5).then(|| time(&mut rng)),
                 last_decayed_at: rng.random_bool(0.5).then(|| time(&mut rng)),
                 ttl_policy: [
@@ -154,6 +169,15 @@ async fn set_based_decay_equals_the_pure_function() {
                 created_at: m.lifecycle.created_at,
                 updated_at: time(&mut rng),
             };
+            if m.key == "node-00000" {
+                // Created at t0: t0 + 90 days is its `ephemeral` deadline to the microsecond.
+                lifecycle.ttl_policy = TtlPolicy::Ephemeral;
+                lifecycle.state = MemoryState::Active;
+                lifecycle.pinned = false;
+                lifecycle.salience = 0.9;
+                lifecycle.last_decayed_at = Some(t0() + days(90));
+                lifecycle.last_accessed_at = None;
+            }
             LifecycleChange {
                 kind: MemoryKind::Node,
                 key: m.key.clone(),
@@ -172,8 +196,27 @@ async fn set_based_decay_equals_the_pure_function() {
         );
     }
 
-    let params = LifecycleParams::default();
-    for at in [t0(), t0() + days(10), t0() + days(100), t0() + days(1000)] {
+    let other = LifecycleParams {
+        base_rate: 0.05,
+        archive_below: 0.0,
+        confident_candidate: 0.6,
+        ephemeral_semantic_days: 30,
+        ..LifecycleParams::default()
+    };
+    let runs = [
+        (t0(), LifecycleParams::default()),
+        (t0() + days(10), other),
+        (t0() + days(90), LifecycleParams::default()),
+        (t0() + days(100), other),
+        (t0() + days(1000), LifecycleParams::default()),
+        // Half a microsecond after the last: the same time as stored, so nothing changes.
+        (
+            t0() + days(1000) + Duration::nanoseconds(500),
+            LifecycleParams::default(),
+        ),
+    ];
+    for (run, (at, params)) in runs.into_iter().enumerate() {
+        let events_before = events().await;
         let (mut changed, mut archived) = (0, 0);
         let mut after: Option<String> = None;
         loop {
@@ -189,8 +232,9 @@ async fn set_based_decay_equals_the_pure_function() {
         }
         let now = all().await.unwrap();
         let (mut want_changed, mut want_archived) = (0, 0);
+        let stored_at = cosmo_shared::graph::maintenance::to_stored_precision(at);
         for (old, new) in before.iter().zip(&now) {
-            let want = lifecycle::decay_change(old, at, &params);
+            let want = lifecycle::decay_change(old, stored_at, &params);
             assert_eq!(
                 new.lifecycle,
                 want.as_ref()
@@ -211,7 +255,26 @@ async fn set_based_decay_equals_the_pure_function() {
             (want_changed, want_archived),
             "counts at {at}"
         );
-        assert!(want_changed > 0, "something decays at {at}");
+        assert_eq!(
+            events().await - events_before,
+            want_archived,
+            "an event for each memory archived at {at}, and no other"
+        );
+        if run + 1 == runs.len() {
+            assert_eq!(
+                want_changed, 0,
+                "the same stored time again changes nothing"
+            );
+        } else {
+            assert!(want_changed > 0, "something decays at {at}");
+        }
+        if at == t0() + days(90) {
+            assert_eq!(
+                now[0].lifecycle.state,
+                MemoryState::Archived,
+                "archived at its deadline exactly"
+            );
+        }
         before = now;
     }
 }

@@ -16,6 +16,7 @@ use sqlx::Row;
 use super::lifecycle::{per_kind, record_event};
 use super::{SqliteGraph, micros};
 use crate::domain::{Actor, LifecycleEvent, MemoryKind, MemoryState};
+use crate::graph::maintenance::to_stored_precision;
 use crate::graph::{DecayPage, GraphResult};
 use crate::lifecycle::{LifecycleParams, MemoryClass};
 
@@ -75,10 +76,10 @@ macro_rules! decayed {
 
 /// The memories archived now, with the state they leave and why: an `ephemeral` one past
 /// its deadline, or one whose salience after decay is under the threshold. The exact
-/// salience is computed only for rows that could fall under it: decay multiplies
-/// salience by exp(−rate × days) ≥ 1 − 3 × base rate × days (the rate is at most three
-/// times the base rate), so a row for which that bound is over the threshold stays
-/// (with a margin for rounding).
+/// salience is computed only for rows that could fall under it: decay multiplies a
+/// positive salience by exp(−rate × days) ≥ 1 − 3 × base rate × days (the rate is at
+/// most three times the base rate), so a row for which that bound is over the threshold
+/// stays (with a margin for rounding); a salience at or below 0 is always looked at.
 macro_rules! archived_sql {
     ($table:literal, $key:literal) => {
         concat!(
@@ -100,9 +101,9 @@ macro_rules! archived_sql {
             " <= $2 AND pinned = 0
                AND state <> 'archived' AND ttl_policy <> 'keep_forever'
                AND ((ttl_policy = 'ephemeral' AND $3 >= created_at + $7)
-                    OR (salience * (1.0 - 3.0 * $4 * (max($3 - ",
+                    OR ((salience <= 0.0 OR salience * (1.0 - 3.0 * $4 * (max($3 - ",
             since!(),
-            ", 0) / 1000000.0 / 86400.0)) < $6 * 1.001
+            ", 0) / 1000000.0 / 86400.0)) < $6 * 1.001)
                         AND (CASE WHEN $3 > ",
             since!(),
             " THEN ",
@@ -153,6 +154,7 @@ impl SqliteGraph {
         params: &LifecycleParams,
     ) -> GraphResult<DecayPage> {
         let after = after.unwrap_or("");
+        let as_of = to_stored_precision(as_of);
         let mut tx = self.begin().await?;
         let bounds = sqlx::query(per_kind!(kind, bounds_sql))
             .bind(after)
