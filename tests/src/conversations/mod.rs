@@ -19,11 +19,15 @@
 //! carry their evidence sessions and a category:
 //! * *single-hop*: a fact of one session, asked in other words than the chat used
 //!   ("a scruffy rescue pup called Biscuit" → "What is the name of Maya's dog?"); some
-//!   share a distinctive word with the evidence, many share almost none;
+//!   share a distinctive word with the evidence, many share almost none. About one in
+//!   six asks why something happened, for a reason the chat states ("ate half a sock
+//!   and we ended up at the emergency vet" → "Why did Maya have to rush her pet for
+//!   urgent care in the middle of the night?");
 //! * *temporal*: when something happened; the evidence is the session it happened in;
 //! * *multi-hop*: two to four sessions, either the same kind of event across arcs
 //!   ("What pets does Maya have?") or two steps of one arc ("What happened with Maya's
-//!   dog after the adoption?");
+//!   dog after the adoption?", or why: "Why did Maya sign Biscuit up for obedience
+//!   training?" when the sock was told sessions before);
 //! * *open*: how a recurring theme went, with every session of the arc as evidence.
 //!
 //! **Why this shape.** It mirrors long-conversation memory benchmarks (LoCoMo-like: ~10

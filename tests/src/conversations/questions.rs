@@ -1,6 +1,6 @@
-//! The questions of a conversation and their evidence: single-hop and temporal ones per
-//! event, multi-hop ones over two steps of an arc or over events of one kind, open ones
-//! over a whole arc.
+//! The questions of a conversation and their evidence: single-hop, why- and temporal
+//! ones per event, multi-hop ones over two steps of an arc (what came next, or why: the
+//! cause told in an earlier step) or over events of one kind, open ones over a whole arc.
 
 use std::collections::BTreeSet;
 
@@ -13,6 +13,11 @@ use super::generate::{Instance, Slots, speaker_slots};
 use super::templates::Group;
 use super::vocab::render;
 use super::{Category, Question, Speaker};
+
+/// How often an event with why-questions gets one (single-hop, evidence its session).
+const WHY: f64 = 0.45;
+/// How often a step whose cause an earlier step told gets that why-question (multi-hop).
+const WHY_EARLIER: f64 = 0.6;
 
 pub(super) fn questions(
     rng: &mut StdRng,
@@ -34,7 +39,7 @@ pub(super) fn questions(
         };
     for inst in instances {
         let steps = &inst.arc.steps[..inst.sessions.len()];
-        for (step, &s) in steps.iter().zip(&inst.sessions) {
+        for (n, (step, &s)) in steps.iter().zip(&inst.sessions).enumerate() {
             let count = if rng.random_bool(0.78) { 1 } else { 2 };
             for (q, a) in step.qs.choose_multiple(rng, count) {
                 push(
@@ -44,6 +49,20 @@ pub(super) fn questions(
                     vec![s],
                     &inst.slots,
                 );
+            }
+            if !step.why.is_empty()
+                && rng.random_bool(WHY)
+                && let Some((q, a)) = step.why.choose(rng)
+            {
+                let answer = render(a, &inst.slots);
+                push(q, answer, Category::SingleHop, vec![s], &inst.slots);
+            }
+            for &(cause, q, a) in step.why_earlier.iter().filter(|(c, _, _)| *c < n) {
+                if rng.random_bool(WHY_EARLIER) {
+                    let evidence = vec![inst.sessions[cause], s];
+                    let answer = render(a, &inst.slots);
+                    push(q, answer, Category::MultiHop, evidence, &inst.slots);
+                }
             }
             if rng.random_bool(0.4) {
                 let answer = format!("around {}", dates[s].format("%-d %B %Y"));

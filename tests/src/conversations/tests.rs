@@ -85,6 +85,70 @@ fn sessions_and_questions_have_the_promised_shape() {
     }
 }
 
+/// The words of an answer a session must hold for it to give that answer: words of four
+/// letters or more, but not the glue of a sentence, cut to five letters so "flooded"
+/// finds "flood" and "spayed" finds "spay".
+fn key_words(answer: &str) -> Vec<String> {
+    const GLUE: &[&str] = &[
+        "about", "after", "also", "because", "been", "could", "every", "from", "have", "into",
+        "just", "more", "much", "never", "only", "over", "that", "their", "them", "there", "they",
+        "this", "wasn't", "what", "when", "which", "with", "would",
+    ];
+    answer
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| w.chars().count() >= 4 && !GLUE.contains(w))
+        .map(|w| w.chars().take(5).collect())
+        .collect()
+}
+
+#[test]
+fn why_questions_are_many_and_their_sessions_give_the_reason() {
+    let corpus = generate(Size::Full);
+    let (mut single, mut multi, mut told) = (0, 0, 0);
+    for c in &corpus.conversations {
+        for q in c.questions.iter().filter(|q| q.text.starts_with("Why ")) {
+            assert!(q.evidence.iter().all(|&e| e < c.sessions.len()), "{q:?}");
+            match q.category {
+                Category::SingleHop => single += 1,
+                Category::MultiHop => multi += 1,
+                _ => panic!("a why-question of another category: {q:?}"),
+            }
+            assert!((1..=2).contains(&q.evidence.len()), "{q:?}");
+            // Typos, dropped apostrophes and paraphrased answers aside, the evidence says
+            // most of what the answer does, and the earlier of two sessions some of it.
+            let texts: Vec<String> = q
+                .evidence
+                .iter()
+                .map(|&e| c.sessions[e].text().to_lowercase())
+                .collect();
+            let words = key_words(&q.answer);
+            let holds = |text: &str| words.iter().filter(|w| text.contains(w.as_str())).count();
+            assert!(
+                holds(&texts[0]) > 0,
+                "{q:?}: the cause is not in {}",
+                texts[0]
+            );
+            let found = holds(&texts.concat());
+            if found * 2 >= words.len() && found > 0 {
+                told += 1;
+            } else {
+                eprintln!("{q:?}: {found} of {words:?}");
+            }
+        }
+    }
+    let total = single + multi;
+    assert!(
+        (150..=300).contains(&total),
+        "{single} + {multi} why-questions"
+    );
+    assert!(multi >= 20, "{multi} why-questions over two sessions");
+    assert!(
+        told * 100 >= total * 97,
+        "{told} of {total} answered in their sessions"
+    );
+}
+
 /// `cargo test -p cosmo-tests --lib conversations::tests::stats -- --ignored --nocapture`
 #[test]
 #[ignore = "prints the corpus' statistics and a sample"]

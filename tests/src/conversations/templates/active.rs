@@ -21,13 +21,11 @@ const RUNNING: Arc = Arc {
                 ),
                 ("do you like it?", "I like the part where it ends"),
             ],
-            qs: &[
-                ("What fitness program did {P} begin?", "a couch to 5k plan"),
-                (
-                    "Why did {P} start exercising?",
-                    "{pos} doctor warned about blood pressure",
-                ),
-            ],
+            qs: &[("What fitness program did {P} begin?", "a couch to 5k plan")],
+            why: &[(
+                "Why did {P} start exercising?",
+                "{pos} doctor said {pos} blood pressure is creeping up",
+            )],
             when: "When did {P} take up running?",
             after: "starting the 5k plan",
             group: Some((Group::Fitness, "running")),
@@ -58,6 +56,10 @@ const RUNNING: Arc = Arc {
                     "the {race}",
                 ),
             ],
+            why: &[(
+                "Why did {P} slap a placard a child was holding up near the end of the course?",
+                "the last hill was brutal and the kid's sign said 'tap here for power'",
+            )],
             when: "When did {P} run the {race}?",
             after: "the first race",
             ..E
@@ -82,6 +84,10 @@ const RUNNING: Arc = Arc {
                     "swimming laps",
                 ),
             ],
+            why: &[(
+                "Why has {P} traded the running trails for the pool for now?",
+                "runner's knee: no running for a month, so {pro} swims laps instead",
+            )],
             when: "When did {P} hurt {pos} knee?",
             after: "the knee injury",
             ..E
@@ -153,6 +159,10 @@ const HIKING: Arc = Arc {
                     "eight miles",
                 ),
             ],
+            why: &[(
+                "Why did the other club members have to wait around for {P} on {pos} first outing?",
+                "{pro} was the slowest by far",
+            )],
             when: "When did {P} join the hiking group?",
             after: "joining the hiking group",
             group: Some((Group::Fitness, "hiking with a club")),
@@ -188,7 +198,7 @@ const HIKING: Arc = Arc {
             tone: Tone::Bad,
             say: &[
                 "our camping trip got rained out, the tent flooded at 3am and we drove home soaked",
-                "went backpacking with the hiking crew and it poured all night, my sleeping bag was a sponge",
+                "went backpacking with the hiking crew and the rain poured all night, my sleeping bag was a sponge so we gave up and hiked out at dawn",
             ],
             chat: &[
                 (
@@ -207,6 +217,10 @@ const HIKING: Arc = Arc {
                     "{pos} phone died and {pos} boots got soaked",
                 ),
             ],
+            why: &[(
+                "Why did {P}'s overnight outing with the hiking crew end early?",
+                "a night of heavy rain soaked them",
+            )],
             when: "When did {P}'s camping trip get rained out?",
             after: "the rained-out camping trip",
             ..E
@@ -273,6 +287,10 @@ const GARDEN: Arc = Arc {
                 ("Which vegetable did {P} grow too much of?", "zucchini"),
                 ("How many squash did {P} hand out in one week?", "fourteen"),
             ],
+            why: &[(
+                "Why does {P} keep pushing vegetables on the people who live nearby?",
+                "{pos} zucchini has taken over, far more than {pro} can eat",
+            )],
             when: "When did {P} have too much zucchini?",
             after: "the zucchini glut",
             ..E
@@ -300,6 +318,10 @@ const GARDEN: Arc = Arc {
                     "chicken wire fence",
                 ),
             ],
+            why: &[(
+                "Why is {P} fencing in {pos} whole garden plot?",
+                "a groundhog ate all {pos} tomatoes",
+            )],
             when: "When did the groundhog eat {P}'s tomatoes?",
             after: "the groundhog attack",
             ..E

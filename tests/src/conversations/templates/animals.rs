@@ -51,12 +51,18 @@ const DOG: Arc = Arc {
             qs: &[
                 ("What did {P}'s dog swallow?", "a sock"),
                 (
+                    "How much did {P} pay for {pet}'s treatment?",
+                    "almost nine hundred dollars",
+                ),
+            ],
+            why: &[
+                (
                     "Why did {P} have to rush {pos} pet for urgent care in the middle of the night?",
                     "the dog swallowed a sock",
                 ),
                 (
-                    "How much did {P} pay for {pet}'s treatment?",
-                    "almost nine hundred dollars",
+                    "Why did {P} end up with a vet bill of nearly nine hundred dollars?",
+                    "{pet} swallowed a sock and had to go to the emergency vet",
                 ),
             ],
             when: "When did {P}'s dog need urgent treatment?",
@@ -65,8 +71,8 @@ const DOG: Arc = Arc {
         },
         Event {
             say: &[
-                "we started obedience classes with {pet} on thursday nights, he's the class clown",
-                "signed {pet} up for training at the community center, week one was total chaos",
+                "we started obedience classes with {pet} on thursday nights, after the whole vet drama he has to learn 'leave it'. he's the class clown",
+                "signed {pet} up for training at the community center so he learns 'leave it' after the vet drama. week one was total chaos",
             ],
             chat: &[
                 (
@@ -86,6 +92,11 @@ const DOG: Arc = Arc {
                 ),
                 ("What treat does {P} use to motivate {pos} dog?", "cheese"),
             ],
+            why_earlier: &[(
+                1,
+                "Why did {P} sign {pet} up for obedience training?",
+                "after {pet} swallowed a sock and ended up at the emergency vet, he has to learn 'leave it'",
+            )],
             when: "When did {P} begin taking {pet} to training?",
             after: "the obedience classes",
             ..E
@@ -112,6 +123,10 @@ const DOG: Arc = Arc {
                     "a hike on the lake trail",
                 ),
             ],
+            why: &[(
+                "Why did {P}'s dog need a scrub with the garden hose after the lake trail?",
+                "he rolled in something disgusting",
+            )],
             when: "When did {P} take {pos} dog hiking?",
             after: "the lake hike",
             ..E
@@ -190,6 +205,16 @@ const CAT: Arc = Arc {
                     "kintsugi, Japanese gold repair",
                 ),
             ],
+            why: &[
+                (
+                    "Why did {P} send off for a repair kit?",
+                    "to fix {pos} grandmother's vase that {cat} broke, with kintsugi",
+                ),
+                (
+                    "Why is the vase {P} got from {pos} grandmother in pieces?",
+                    "{cat} climbed up and knocked it off the shelf",
+                ),
+            ],
             when: "When did {P}'s cat break the vase?",
             after: "the broken vase",
             ..E
@@ -213,6 +238,16 @@ const CAT: Arc = Arc {
             qs: &[
                 ("What procedure did {P}'s cat have?", "spay surgery"),
                 ("How long does {P}'s cat have to wear the cone?", "ten days"),
+            ],
+            why: &[
+                (
+                    "Why is {P}'s kitten walking around with a plastic collar on her head?",
+                    "she just had her spay surgery",
+                ),
+                (
+                    "Why does {P}'s kitten keep crashing into door frames?",
+                    "she has to wear a cone for ten days after being spayed",
+                ),
             ],
             when: "When did {P}'s cat get spayed?",
             after: "the surgery",
@@ -260,6 +295,10 @@ const SHELTER: Arc = Arc {
                 ),
                 ("Where does {P} give {pos} time for free?", "{shelter}"),
             ],
+            why: &[(
+                "Why did {P} decide to give up {pos} Saturday mornings for unpaid work with animals?",
+                "{pro} needed something that isn't a screen, and animals are the best therapy",
+            )],
             when: "When did {P} start volunteering with animals?",
             after: "signing up at {shelter}",
             group: Some((Group::Volunteer, "{shelter}")),
@@ -280,16 +319,14 @@ const SHELTER: Arc = Arc {
                     "me and two other volunteers, we planned it for weeks",
                 ),
             ],
-            qs: &[
-                (
-                    "How many animals found homes at the event {P} helped run?",
-                    "eleven",
-                ),
-                (
-                    "Why couldn't {P} take the greyhound home?",
-                    "the lease does not allow it",
-                ),
-            ],
+            qs: &[(
+                "How many animals found homes at the event {P} helped run?",
+                "eleven",
+            )],
+            why: &[(
+                "Why couldn't {P} take the greyhound home?",
+                "{pos} lease says no pets",
+            )],
             when: "When did {P}'s shelter hold its adoption event?",
             after: "the adoption day",
             ..E

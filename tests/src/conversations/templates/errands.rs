@@ -23,6 +23,10 @@ pub const ARCS: &[Arc] = &[
                     "grilled everything from the freezer",
                 ),
             ],
+            why: &[(
+                "Why did {P} end up cooking a whole freezer's worth of food outdoors?",
+                "a storm knocked the power out for three days",
+            )],
             when: "When did {P} lose power in the storm?",
             ..E
         }],
@@ -67,6 +71,10 @@ pub const ARCS: &[Arc] = &[
                     "The Golden Girls",
                 ),
             ],
+            why: &[(
+                "Why is {P} eating so many egg dishes lately?",
+                "{pos} three backyard hens lay two or three eggs a day",
+            )],
             when: "When did {P} get {pos} chickens?",
             group: Some((Group::Pet, "three backyard chickens")),
             ..E
@@ -92,6 +100,10 @@ pub const ARCS: &[Arc] = &[
                     "a stranger mailed it back with a note",
                 ),
             ],
+            why: &[(
+                "Why is {P} holding on to a few handwritten words from someone {pro} never met?",
+                "the note came with {pos} lost wallet, which a stranger mailed back",
+            )],
             when: "When did {P} lose {pos} wallet?",
             ..E
         }],
@@ -128,8 +140,8 @@ pub const ARCS: &[Arc] = &[
         &[],
         &[Event {
             say: &[
-                "I learned to knit from youtube and made a very lumpy purple scarf",
-                "I've been knitting every night! first project: one purple scarf, extremely lumpy, I love it",
+                "I learned to knit from youtube so I'd stop scrolling my phone every night, and made a very lumpy purple scarf",
+                "I've been knitting every night instead of scrolling my phone! first project: one purple scarf, extremely lumpy, I love it",
             ],
             chat: &[("will you make me one?", "get in line, my mom already asked")],
             qs: &[
@@ -139,6 +151,10 @@ pub const ARCS: &[Arc] = &[
                     "a lumpy purple scarf",
                 ),
             ],
+            why: &[(
+                "Why did {P} take up a needlecraft?",
+                "to stop scrolling on {pos} phone every night",
+            )],
             when: "When did {P} learn to knit?",
             group: Some((Group::Hobby, "knitting")),
             ..E
@@ -229,6 +245,10 @@ pub const ARCS: &[Arc] = &[
                 ),
                 ("What is the name of {P}'s newborn niece?", "June"),
             ],
+            why: &[(
+                "Why did {P}'s {sibrel} call the new baby June?",
+                "after their grandma",
+            )],
             when: "When did {P} become an {auntuncle}?",
             ..E
         }],
@@ -255,6 +275,10 @@ pub const ARCS: &[Arc] = &[
                     "a lighthouse family",
                 ),
             ],
+            why: &[(
+                "Why can't {P} get the show tunes out of {pos} head?",
+                "{pro} saw the musical about the lighthouse family",
+            )],
             when: "When did {P} see the musical?",
             ..E
         }],

@@ -33,9 +33,14 @@ const KID_ARM: Arc = Arc {
                     "{pos} {kidrel} {kid}",
                 ),
             ],
+            why: &[(
+                "Why did {P} have to take {pos} {kidrel} in for emergency care?",
+                "{kid} fell off a trampoline and broke {kidhis} arm",
+            )],
             when: "When did {P}'s {kidrel} break {kidhis} arm?",
             after: "the broken arm",
             group: Some((Group::FamilyHealth, "{pos} {kidrel} {kid} (broken arm)")),
+            ..E
         },
         Event {
             say: &[
@@ -85,6 +90,15 @@ const KID_ARM: Arc = Arc {
                     "twice",
                 ),
             ],
+            why: &[(
+                "Why did the referee book {P}'s {kidrel} in {kidhis} comeback game?",
+                "{kidhe} did a little dance after {kidhis} second goal and got a yellow card",
+            )],
+            why_earlier: &[(
+                0,
+                "Why had {P}'s {kidrel} {kid} been away from {sport} for a while?",
+                "{kidhe} broke {kidhis} arm falling off a trampoline",
+            )],
             when: "When did {P}'s {kidrel} play {kidhis} first game back?",
             after: "the comeback game",
             ..E
@@ -232,9 +246,14 @@ const PARENT: Arc = Arc {
                     "{pos} {parent}",
                 ),
             ],
+            why: &[(
+                "Why is {P} planning a week away from {pos} job?",
+                "to stay with {pos} {parent} after {parenthis} knee replacement",
+            )],
             when: "When did {P} learn {pos} {parent} needed surgery?",
             after: "the surgery news",
             group: Some((Group::FamilyHealth, "{pos} {parent} (knee replacement)")),
+            ..E
         },
         Event {
             say: &[
@@ -267,18 +286,15 @@ const PARENT: Arc = Arc {
         },
         Event {
             say: &[
-                "we threw my {parent} a surprise seventieth birthday party, {parenthe} danced on the new knee!",
-                "{parent} turned seventy and we surprised {parenthis} with a party at the old diner, {parenthe} danced all night",
+                "we threw my {parent} a surprise seventieth birthday party at the diner where my parents had their first date, {parenthe} danced on the new knee!",
+                "{parent} turned seventy and we surprised {parenthis} with a party at the old diner where my parents had their first date, {parenthe} danced all night",
             ],
             chat: &[
                 (
                     "was {parenthe} surprised?",
                     "completely, {parenthe} cried and then demanded cake",
                 ),
-                (
-                    "where was it?",
-                    "the diner where my parents had their first date",
-                ),
+                ("who came?", "everyone, even the cousins from out of state"),
             ],
             qs: &[
                 ("How old did {P}'s {parent} turn?", "seventy"),
@@ -287,6 +303,10 @@ const PARENT: Arc = Arc {
                     "a surprise party at the old diner",
                 ),
             ],
+            why: &[(
+                "Why did {P}'s family pick that particular restaurant for the seventieth?",
+                "it's where {pos} parents had their first date",
+            )],
             when: "When was {P}'s {parent}'s seventieth birthday party?",
             after: "the birthday party",
             ..E

@@ -63,6 +63,10 @@ const POTTERY: Arc = Arc {
                     "an air bubble in the clay",
                 ),
             ],
+            why: &[(
+                "Why is {P} going to spend longer kneading {pos} clay from now on?",
+                "{pos} first bowl broke in the kiln because of an air bubble",
+            )],
             when: "When did {P}'s bowl crack in the kiln?",
             after: "the kiln accident",
             ..E
@@ -164,6 +168,10 @@ const INSTRUMENT: Arc = Arc {
                 ("What instrument is {P} learning?", "{instr}"),
                 ("Who inspired {P} to start playing music?", "{pos} grandpa"),
             ],
+            why: &[(
+                "Why did {P} take up an instrument as an adult?",
+                "{pos} grandpa played and {pro} always regretted never learning",
+            )],
             when: "When did {P} get {pos} {instr}?",
             after: "buying the {instr}",
             group: Some((Group::Learning, "the {instr}")),
@@ -172,7 +180,7 @@ const INSTRUMENT: Arc = Arc {
         Event {
             say: &[
                 "I started proper lessons with a teacher named {teacher}, once a week. turns out I was holding it wrong",
-                "got myself a real teacher, {teacher}, and the first thing they did was fix my posture lol",
+                "got myself a real teacher, {teacher}, and the first thing they did was fix my posture lol, I was holding it all wrong",
             ],
             chat: &[
                 (
@@ -191,6 +199,10 @@ const INSTRUMENT: Arc = Arc {
                     "forty dollars per half hour",
                 ),
             ],
+            why: &[(
+                "Why did {P}'s new music teacher begin by correcting {obj}?",
+                "{pro} had been holding the {instr} wrong",
+            )],
             when: "When did {P} start lessons with {teacher}?",
             after: "the first lessons",
             ..E
@@ -217,6 +229,10 @@ const INSTRUMENT: Arc = Arc {
                 ),
                 ("Which band's song did {P} cover?", "the Beatles"),
             ],
+            why: &[(
+                "Why did {P} include a folk number when {pro} performed at the bar?",
+                "it was a song {pos} grandpa loved",
+            )],
             when: "When did {P} perform at the open mic?",
             after: "the open mic",
             ..E
@@ -274,7 +290,7 @@ const BAKING: Arc = Arc {
             tone: Tone::Bad,
             say: &[
                 "my first three loaves came out flat as frisbees. I think my kitchen is too cold for the dough",
-                "bread update: three flat pancake loaves in a row. dense, gummy, sad",
+                "bread update: three flat pancake loaves in a row. dense, gummy, sad. I blame my cold kitchen, the dough never rises",
             ],
             chat: &[
                 (
@@ -286,11 +302,15 @@ const BAKING: Arc = Arc {
                     "probably the cold kitchen, it never rises",
                 ),
             ],
-            qs: &[
-                ("What did {P} do with the failed loaves?", "made croutons"),
+            qs: &[("What did {P} do with the failed loaves?", "made croutons")],
+            why: &[
                 (
                     "Why does {P} think {pos} bread didn't rise?",
                     "the kitchen is too cold",
+                ),
+                (
+                    "Why did {P} end up turning bread into croutons?",
+                    "{pos} first loaves came out flat because the kitchen is too cold",
                 ),
             ],
             when: "When did {P}'s loaves come out flat?",
@@ -319,6 +339,11 @@ const BAKING: Arc = Arc {
                     "proofing in the oven with only the light on",
                 ),
             ],
+            why_earlier: &[(
+                1,
+                "Why does {P} now leave {pos} dough to rise inside the oven with the lamp on?",
+                "{pos} kitchen is too cold: the first loaves came out flat, the oven light keeps it warm enough",
+            )],
             when: "When did {P} sell bread at the bake sale?",
             after: "the bake sale",
             ..E

@@ -47,6 +47,10 @@ const HOUSE: Arc = Arc {
                 ("How late were {P}'s movers?", "four hours"),
                 ("What did {P} lose in the relocation?", "one lamp broke"),
             ],
+            why: &[(
+                "Why did {P}'s move into the new house go so badly?",
+                "the movers were four hours late and it rained on {pos} things",
+            )],
             when: "When did {P} move into the new house?",
             after: "moving in",
             ..E
@@ -96,6 +100,10 @@ const HOUSE: Arc = Arc {
                 ("What unusual guest came to {P}'s party?", "a goat"),
                 ("What food did {P} serve at the housewarming?", "a taco bar"),
             ],
+            why: &[(
+                "Why did a guest bring livestock to {P}'s party?",
+                "her family has a farm and she thought a goat would be funny",
+            )],
             when: "When did {P} have {pos} housewarming?",
             after: "the housewarming",
             ..E
@@ -125,8 +133,8 @@ const CAR: Arc = Arc {
         Event {
             tone: Tone::Bad,
             say: &[
-                "my old car finally died on the highway, the transmission is gone. the mechanic basically laughed",
-                "so my car broke down on the interstate and the repair would cost more than it's worth. rip",
+                "my old car finally broke down on the highway, the transmission is gone and fixing it would cost more than the car is worth. the mechanic basically laughed",
+                "so my car broke down on the interstate, the transmission is shot and the repair would cost more than it's worth. rip",
             ],
             chat: &[
                 (
@@ -139,13 +147,17 @@ const CAR: Arc = Arc {
                 ("What part failed on {P}'s old vehicle?", "the transmission"),
                 ("How old was {P}'s previous car?", "nineteen years"),
             ],
+            why: &[(
+                "Why did {P} give up on getting {pos} old car fixed?",
+                "the transmission is gone and the repair would cost more than the car is worth",
+            )],
             when: "When did {P}'s old car break down?",
             after: "the breakdown",
             ..E
         },
         Event {
             say: &[
-                "I bought a {car}! it has a hundred thousand miles but it drives like a dream",
+                "I bought a {car}! no more buses for me. it has a hundred thousand miles but it drives like a dream",
                 "finally got wheels again: a {car}, green, only one tiny dent",
             ],
             chat: &[
@@ -163,6 +175,15 @@ const CAR: Arc = Arc {
                 ),
                 ("Which brand is {P}'s ride?", "{make}"),
             ],
+            why: &[(
+                "Why did the seller of the {make} accept less money from {P}?",
+                "because of a dent, fifteen hundred off",
+            )],
+            why_earlier: &[(
+                0,
+                "Why did {P} have to buy another car?",
+                "{pos} old car broke down and wasn't worth repairing",
+            )],
             when: "When did {P} buy the {make}?",
             after: "buying the {make}",
             group: Some((Group::Purchase, "a {car}")),
@@ -258,6 +279,10 @@ const DATING: Arc = Arc {
                     "five",
                 ),
             ],
+            why: &[(
+                "Why does {P} believe {pro} won over {date}'s family?",
+                "{date}'s dad showed {obj} his model trains, apparently a good sign",
+            )],
             when: "When did {P} meet {date}'s parents?",
             after: "meeting the parents",
             ..E

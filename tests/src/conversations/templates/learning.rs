@@ -21,10 +21,8 @@ const LANGUAGE: Arc = Arc {
                 ),
                 ("is it hard?", "the grammar is melting my brain"),
             ],
-            qs: &[
-                ("Which foreign tongue is {P} studying?", "{lang}"),
-                ("Why is {P} learning a new language?", "to visit {langland}"),
-            ],
+            qs: &[("Which foreign tongue is {P} studying?", "{lang}")],
+            why: &[("Why is {P} learning a new language?", "to visit {langland}")],
             when: "When did {P} start learning {lang}?",
             after: "starting with the app",
             group: Some((Group::Learning, "{lang}")),
@@ -32,8 +30,8 @@ const LANGUAGE: Arc = Arc {
         },
         Event {
             say: &[
-                "I found a {lang} tutor online, {tutor}, we do video calls twice a week",
-                "I'm doing lessons with a tutor named {tutor} now, two calls a week, way better than the app",
+                "I found a {lang} tutor online, {tutor}, we do video calls twice a week because the app never made me actually speak",
+                "I'm doing lessons with a tutor named {tutor} now, two calls a week, way better than the app for actually speaking",
             ],
             chat: &[
                 (
@@ -49,6 +47,10 @@ const LANGUAGE: Arc = Arc {
                     "twice a week",
                 ),
             ],
+            why: &[(
+                "Why did {P} start paying a private instructor for {lang}?",
+                "the app alone never got {obj} actually speaking",
+            )],
             when: "When did {P} start with {pos} tutor?",
             after: "hiring a tutor",
             ..E
@@ -78,6 +80,10 @@ const LANGUAGE: Arc = Arc {
                     "a restaurant owner",
                 ),
             ],
+            why: &[(
+                "Why did {P} get a sweet on the house at the family restaurant?",
+                "the owner gave {obj} free dessert for trying to speak {lang}",
+            )],
             when: "When did {P} first speak {lang} at a restaurant?",
             after: "the restaurant conversation",
             ..E
@@ -130,7 +136,7 @@ const BOOK_CLUB: Arc = Arc {
         },
         Event {
             say: &[
-                "I hosted book club at my place, made a huge pot of chili and we argued about the ending for two hours",
+                "it was my turn to host book club, so I made a huge pot of chili and we argued about the ending for two hours",
                 "it was my turn to host the book club! chili, wine, and a two hour fight about the ending",
             ],
             chat: &[
@@ -150,6 +156,10 @@ const BOOK_CLUB: Arc = Arc {
                     "two hours",
                 ),
             ],
+            why: &[(
+                "Why did {P}'s reading group gather at {pos} home that month?",
+                "it was {pos} turn to host",
+            )],
             when: "When did {P} host the book club?",
             after: "hosting the club",
             ..E
@@ -215,6 +225,10 @@ const PHOTOGRAPHY: Arc = Arc {
                 ),
                 ("How much did {P} pay for {pos} camera?", "thirty dollars"),
             ],
+            why: &[(
+                "Why is {P} so sparing with the pictures {pro} takes on {pos} vintage camera?",
+                "film is expensive, every click costs money",
+            )],
             when: "When did {P} buy the film camera?",
             after: "finding the camera",
             group: Some((Group::Hobby, "film photography")),
@@ -245,6 +259,10 @@ const PHOTOGRAPHY: Arc = Arc {
                     "sunrise",
                 ),
             ],
+            why: &[(
+                "Why did {P} have to drag {obj}self out of bed before dawn?",
+                "for a sunrise photo walk along the docks",
+            )],
             when: "When did {P} go on {pos} first photo walk?",
             after: "the first photo walk",
             ..E

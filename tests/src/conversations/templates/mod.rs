@@ -7,7 +7,9 @@
 //! (she/her/her or he/his/him), `{auntuncle}`, and the slots of the arc's [`Slot`] kinds (`{pet}`,
 //! `{city}`, `{kid}` …, see `vocab.rs`). A question may only ask about what every
 //! variant of `say` or the first `chat` exchange states: those are always in the
-//! session.
+//! session. Why-questions (`why`, `why_earlier`) ask for a reason the chat gives in so
+//! many words ("ate half a sock and we ended up at the emergency vet"); where a step's
+//! text had none, every variant of `say` (or the first exchange) was given one.
 
 mod active;
 mod animals;
@@ -116,6 +118,13 @@ pub struct Event {
     pub chat: &'static [(&'static str, &'static str)],
     /// Single-hop questions with their answers.
     pub qs: &'static [(&'static str, &'static str)],
+    /// Why-questions with their answers: the reason or cause of what happened, as every
+    /// `say` variant or the first `chat` exchange states it (single-hop).
+    pub why: &'static [(&'static str, &'static str)],
+    /// Why-questions whose cause an earlier step of the arc told and this one shows the
+    /// effect of: (that step's index, question, answer); the evidence is both sessions
+    /// (multi-hop).
+    pub why_earlier: &'static [(usize, &'static str, &'static str)],
     /// The temporal question.
     pub when: &'static str,
     /// The event as a phrase for "after …" questions ("the adoption").
@@ -146,6 +155,8 @@ pub const E: Event = Event {
     say: &[],
     chat: &[],
     qs: &[],
+    why: &[],
+    why_earlier: &[],
     when: "",
     after: "",
     group: None,
@@ -212,6 +223,13 @@ mod tests {
                 assert!(!step.qs.is_empty() && !step.when.is_empty(), "{what}");
                 if n + 1 < arc.steps.len() {
                     assert!(!step.after.is_empty(), "{what}: no `after`");
+                }
+                let whys = step.why.iter().map(|(q, _)| *q);
+                for q in whys.chain(step.why_earlier.iter().map(|(_, q, _)| *q)) {
+                    assert!(q.starts_with("Why ") && q.ends_with('?'), "{what}: {q}");
+                }
+                for (cause, q, _) in step.why_earlier {
+                    assert!(*cause < n, "{what}: {q} names a step not before it");
                 }
             }
         }

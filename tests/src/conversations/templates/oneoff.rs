@@ -23,6 +23,10 @@ pub const ARCS: &[Arc] = &[
                 ),
                 ("Where on {pos} body did {P} get the design?", "the ankle"),
             ],
+            why: &[(
+                "Why did {P} pick that particular design for {pos} ankle?",
+                "it's for {pos} grandpa, who was a lighthouse keeper",
+            )],
             when: "When did {P} get {pos} first tattoo?",
             ..E
         }],
@@ -34,7 +38,7 @@ pub const ARCS: &[Arc] = &[
             tone: Tone::Bad,
             say: &[
                 "got a flat on the highway in the pouring rain and a truck driver pulled over to change it for me",
-                "my tire blew out on the interstate during a thunderstorm, a trucker stopped and helped me",
+                "my tire blew out on the interstate during a thunderstorm, a trucker pulled over and changed it for me",
             ],
             chat: &[(
                 "oh man, were you ok?",
@@ -50,6 +54,10 @@ pub const ARCS: &[Arc] = &[
                     "pouring rain",
                 ),
             ],
+            why: &[(
+                "Why did a trucker pull over next to {P} in the storm?",
+                "{pos} tire went flat and he pulled over to change it",
+            )],
             when: "When did {P} get a flat tire?",
             ..E
         }],
@@ -98,6 +106,16 @@ pub const ARCS: &[Arc] = &[
                     "two days",
                 ),
             ],
+            why: &[
+                (
+                    "Why was {P} laid up sick for a couple of days?",
+                    "{pro} ate sushi from a gas station",
+                ),
+                (
+                    "Why did {P} take a chance on raw fish from a fuel stop?",
+                    "{pro} was hungry and it looked fine",
+                ),
+            ],
             when: "When did {P} get food poisoning?",
             ..E
         }],
@@ -118,6 +136,10 @@ pub const ARCS: &[Arc] = &[
                 ("What prize did {P} win?", "a kayak"),
                 ("Which organization's drawing did {P} win?", "the library's"),
             ],
+            why: &[(
+                "Why did {P} go out and buy a life vest?",
+                "{pro} won a kayak in a raffle but doesn't know how to kayak",
+            )],
             when: "When did {P} win the kayak?",
             ..E
         }],
@@ -142,6 +164,10 @@ pub const ARCS: &[Arc] = &[
                     "the bed frame",
                 ),
             ],
+            why: &[(
+                "Why does {P} have two toes strapped together for six weeks?",
+                "{pro} broke {pos} little toe on the bed frame",
+            )],
             when: "When did {P} break {pos} toe?",
             ..E
         }],
@@ -178,8 +204,8 @@ pub const ARCS: &[Arc] = &[
         &[],
         &[Event {
             say: &[
-                "I built a floor to ceiling bookshelf from scratch this weekend, only cut one board wrong",
-                "made my own bookcase!! floor to ceiling, pine, stained it dark walnut",
+                "I built a floor to ceiling bookshelf from scratch this weekend, my books were piled all over the floor. only cut one board wrong",
+                "made my own bookcase!! floor to ceiling, pine, stained it dark walnut. no more books piled on the floor",
             ],
             chat: &[(
                 "you own a saw??",
@@ -195,6 +221,10 @@ pub const ARCS: &[Arc] = &[
                     "{pos} neighbor's",
                 ),
             ],
+            why: &[(
+                "Why did {P} take on a carpentry project at home?",
+                "{pos} books were piled all over the floor",
+            )],
             when: "When did {P} build the bookshelf?",
             ..E
         }],
@@ -204,8 +234,8 @@ pub const ARCS: &[Arc] = &[
         &[],
         &[Event {
             say: &[
-                "my cousin and I started a podcast where we review terrible movies. episode one is live!",
-                "we launched the podcast! me and my cousin roasting the worst movies ever made",
+                "my cousin and I started a podcast where we review terrible movies, we already rant about them every time we talk. episode one is live!",
+                "we launched the podcast! me and my cousin roasting the worst movies ever made, since we rant about them every time we talk anyway",
             ],
             chat: &[(
                 "how many listeners?",
@@ -218,6 +248,10 @@ pub const ARCS: &[Arc] = &[
                 ),
                 ("Who does {P} record episodes with?", "{pos} cousin"),
             ],
+            why: &[(
+                "Why did {P} and {pos} cousin decide to put their film opinions on the air?",
+                "they rant about terrible movies every time they talk anyway",
+            )],
             when: "When did {P} launch {pos} podcast?",
             group: Some((Group::Hobby, "a bad-movie podcast")),
             ..E
@@ -228,8 +262,8 @@ pub const ARCS: &[Arc] = &[
         &[],
         &[Event {
             say: &[
-                "I bought a commuter bike, bright orange, and I ride to work now. my thighs are on fire",
-                "new bike!! orange with a basket, I've been biking to the office every day",
+                "I bought a commuter bike, bright orange, and I ride to work now because parking downtown costs a fortune. my thighs are on fire",
+                "new bike!! orange with a basket, I've been biking to the office every day, parking there was costing me a fortune",
             ],
             chat: &[(
                 "isn't the traffic scary?",
@@ -239,6 +273,10 @@ pub const ARCS: &[Arc] = &[
                 ("How does {P} get to the office these days?", "by bike"),
                 ("What color is {P}'s new bicycle?", "orange"),
             ],
+            why: &[(
+                "Why has {P} started pedaling to work?",
+                "parking near the office costs a fortune",
+            )],
             when: "When did {P} start biking to work?",
             group: Some((Group::Purchase, "an orange commuter bike")),
             ..E
@@ -263,6 +301,10 @@ pub const ARCS: &[Arc] = &[
                     "two whole books",
                 ),
             ],
+            why: &[(
+                "Why did {P} get so much reading done on {pos} short break?",
+                "there was no wifi at the b&b",
+            )],
             when: "When did {P} go to {town}?",
             group: Some((Group::Trip, "a weekend in {town}")),
             ..E
@@ -273,8 +315,8 @@ pub const ARCS: &[Arc] = &[
         &[],
         &[Event {
             say: &[
-                "volunteered at the food bank today, our crew packed four hundred boxes in one shift",
-                "did a shift at the food bank with my coworkers, four hundred grocery boxes packed",
+                "volunteered at the food bank today with my coworkers, work gives us a paid volunteer day. our crew packed four hundred boxes in one shift",
+                "did a shift at the food bank with my coworkers on our paid volunteer day from work, four hundred grocery boxes packed",
             ],
             chat: &[(
                 "that's a lot of boxes",
@@ -287,6 +329,10 @@ pub const ARCS: &[Arc] = &[
                     "{pos} coworkers",
                 ),
             ],
+            why: &[(
+                "Why did {P} and {pos} colleagues spend a shift packing groceries for people in need?",
+                "it was their paid volunteer day from work",
+            )],
             when: "When did {P} volunteer at the food bank?",
             group: Some((Group::Volunteer, "a food bank")),
             ..E
@@ -298,7 +344,7 @@ pub const ARCS: &[Arc] = &[
         &[Event {
             tone: Tone::Plain,
             say: &[
-                "I need glasses now! picked out big round tortoiseshell frames, very professor",
+                "I need glasses now, turns out I'm nearsighted! picked out big round tortoiseshell frames, very professor",
                 "the eye doctor says I'm nearsighted, so I got glasses, huge round tortoiseshell ones",
             ],
             chat: &[(

@@ -54,6 +54,10 @@ const TRIP: Arc = Arc {
                 ),
                 ("Which country did {P} travel to?", "{country}"),
             ],
+            why: &[(
+                "Why didn't {P} and {sib} have to pay for their wine at one dinner abroad?",
+                "the grandma who cooked for them at a tiny family restaurant refused to let them",
+            )],
             when: "When did {P} go to {city}?",
             after: "the trip itself",
             group: Some((Group::Trip, "{city}")),
@@ -63,7 +67,7 @@ const TRIP: Arc = Arc {
             tone: Tone::Bad,
             say: &[
                 "back from {city} but the airline lost my suitcase with all the souvenirs in it",
-                "home from the trip, jet lagged, and my bag with every souvenir is somewhere that isn't here",
+                "home from the trip, jet lagged, and the airline lost my bag with every souvenir, it's somewhere that isn't here",
             ],
             chat: &[
                 (
@@ -85,6 +89,10 @@ const TRIP: Arc = Arc {
                     "hand-painted tiles and wine",
                 ),
             ],
+            why: &[(
+                "Why are the tiles {P} picked out for {pos} kitchen still missing?",
+                "the airline lost the bag with {pos} souvenirs",
+            )],
             when: "When did the airline lose {P}'s bag?",
             after: "the lost suitcase",
             ..E
@@ -127,6 +135,10 @@ const BAND: Arc = Arc {
                 ("Which group is {P} going to see live?", "{band}"),
                 ("How long did {P} wait online to buy tickets?", "two hours"),
             ],
+            why: &[(
+                "Why did {P} buy a second ticket to the {band} show?",
+                "just in case, so {Q} could come along",
+            )],
             when: "When did {P} get the {band} tickets?",
             after: "getting the tickets",
             ..E
@@ -196,6 +208,10 @@ const HEALTH: Arc = Arc {
                     "cooking at home five nights a week, more vegetables",
                 ),
             ],
+            why: &[(
+                "Why is {P} cutting back on ordering takeout?",
+                "{pos} cholesterol came back too high",
+            )],
             when: "When did {P} find out about {pos} cholesterol?",
             after: "the test results",
             ..E
@@ -203,7 +219,7 @@ const HEALTH: Arc = Arc {
         Event {
             say: &[
                 "I took a cooking class to learn healthy recipes, we made a vegetable {dish} that was actually amazing",
-                "signed up for a healthy cooking class and made {dish} with like nine vegetables in it",
+                "signed up for a cooking class to learn healthy recipes and made {dish} with like nine vegetables in it",
             ],
             chat: &[
                 ("teach me!", "come over saturday, I'll make it for you"),
@@ -212,13 +228,16 @@ const HEALTH: Arc = Arc {
                     "lots of chopping, my knife skills are improving",
                 ),
             ],
-            qs: &[
-                ("What dish did {P} learn to cook?", "a vegetable {dish}"),
-                (
-                    "Why did {P} sign up for lessons in the kitchen?",
-                    "to learn healthy recipes",
-                ),
-            ],
+            qs: &[("What dish did {P} learn to cook?", "a vegetable {dish}")],
+            why: &[(
+                "Why did {P} sign up for lessons in the kitchen?",
+                "to learn healthy recipes",
+            )],
+            why_earlier: &[(
+                0,
+                "Why did {P} go looking for healthier recipes in the first place?",
+                "{pos} cholesterol came back high, so {pro} has to change {pos} diet",
+            )],
             when: "When did {P} take the cooking class?",
             after: "the cooking class",
             group: Some((Group::Learning, "healthy cooking")),
@@ -249,6 +268,10 @@ const HEALTH: Arc = Arc {
                     "twelve pounds",
                 ),
             ],
+            why: &[(
+                "Why won't {P} need pills for {pos} cholesterol after all?",
+                "{pos} cholesterol numbers are back in the normal range",
+            )],
             when: "When did {P} get the good test results?",
             after: "the good results",
             ..E

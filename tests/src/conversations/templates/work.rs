@@ -50,6 +50,10 @@ const PROMOTION: Arc = Arc {
                 ("How many of {P}'s reports resigned?", "two"),
                 ("How is {P} coping with the stress at work?", "yoga at 6am"),
             ],
+            why: &[(
+                "Why has {P} started stretching on a mat before sunrise?",
+                "to stay sane: two of {pos} team quit in the same week",
+            )],
             when: "When did two people on {P}'s team quit?",
             after: "the resignations",
             ..E
@@ -115,6 +119,10 @@ const CAREER: Arc = Arc {
                     "a twelve-week coding bootcamp",
                 ),
             ],
+            why: &[(
+                "Why did {P} walk away from {pos} old profession to retrain?",
+                "automating {pos} spreadsheets showed {obj} {pro} liked that part way more",
+            )],
             when: "When did {P} quit {pos} job for the bootcamp?",
             after: "quitting accounting",
             group: Some((Group::Learning, "programming at a bootcamp")),
@@ -162,6 +170,10 @@ const CAREER: Arc = Arc {
                     "forty",
                 ),
             ],
+            why: &[(
+                "Why did {P} just buy a new backpack?",
+                "{pro} starts a new job as a junior developer at {company} in two weeks",
+            )],
             when: "When did {P} get hired as a developer?",
             after: "the job offer",
             ..E
@@ -260,6 +272,11 @@ const WEDDING: Arc = Arc {
                     "a choreographed routine",
                 ),
             ],
+            why_earlier: &[(
+                0,
+                "Why did {P} raise a glass and speak at {friend}'s wedding?",
+                "{friend} asked {obj} to be in the wedding party, and that meant giving a speech",
+            )],
             when: "When did {P} give the toast at {friend}'s wedding?",
             after: "the wedding",
             ..E
