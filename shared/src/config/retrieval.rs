@@ -29,6 +29,9 @@ pub struct RetrievalConfig {
     pub seed_nodes: usize,
     /// Token budget of `POST /api/context` when the request names none.
     pub context_budget_tokens: u64,
+    /// Read what each query asks for (why, when, who, what) and the period it names,
+    /// and search accordingly (`retrieval::route`); `false` ranks every query alike.
+    pub intent_routing: bool,
 }
 
 impl Default for RetrievalConfig {
@@ -42,6 +45,7 @@ impl Default for RetrievalConfig {
             importance_weight: 0.02,
             seed_nodes: 5,
             context_budget_tokens: 500,
+            intent_routing: true,
         }
     }
 }

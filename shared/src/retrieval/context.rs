@@ -138,7 +138,11 @@ pub async fn build(
         });
     }
 
-    let scope = SearchScope::user(user);
+    let scope = SearchScope {
+        since: input.since,
+        until: input.until,
+        ..SearchScope::user(user)
+    };
     let queries = embed_queries(
         svc,
         user,

@@ -128,6 +128,7 @@ mod tests {
             normalised,
             via: Vec::new(),
             passage,
+            in_period: false,
         }
     }
 

@@ -43,6 +43,7 @@ pub async fn explore(
     .await?;
     let mut out = Exploration {
         granularity: input.granularity as u8,
+        routing: super::route::routes(&queries),
         sources: None,
         nodes: None,
         notes: None,

@@ -28,8 +28,11 @@ use crate::services::Services;
 pub mod context;
 mod evidence;
 mod explore;
+pub mod intent;
 pub(crate) mod notes;
+pub mod period;
 pub mod rank;
+pub mod route;
 pub mod terms;
 mod views;
 
@@ -123,6 +126,8 @@ pub(crate) struct Query {
     pub threshold: f64,
     pub embedding: Vec<f32>,
     pub terms: Vec<String>,
+    /// What it asks for and the period it names (`None`: routing is off).
+    pub route: Option<route::QueryRoute>,
     /// Where the graph signal of every kind but nodes starts: the same best-matching
     /// nodes for each kind, so searched once a request.
     seeds: tokio::sync::OnceCell<Vec<String>>,
@@ -146,17 +151,22 @@ pub(crate) async fn embed_queries(
             tracing::warn!(%error, repeated, "recording the query embedding's usage failed");
         }
     }
-    let embeddings = embedded.value;
-    Ok(queries
-        .into_iter()
-        .zip(embeddings)
-        .map(|((text, threshold), embedding)| Query {
+    let mut out = Vec::with_capacity(queries.len());
+    for ((text, threshold), embedding) in queries.into_iter().zip(embedded.value) {
+        let route = if svc.config.retrieval.intent_routing {
+            Some(route::QueryRoute::read(svc, &text, &embedding).await)
+        } else {
+            None
+        };
+        out.push(Query {
             terms: terms::terms(&text),
             threshold,
             embedding,
+            route,
             seeds: tokio::sync::OnceCell::new(),
-        })
-        .collect())
+        });
+    }
+    Ok(out)
 }
 
 /// Ranks one kind of memory for the queries: the three signals per query, fused,
@@ -170,50 +180,23 @@ pub(crate) async fn rank_target(
 ) -> RetrievalResult<Vec<(f64, Why, Loaded)>> {
     let cfg = &svc.config.retrieval;
     let n = cfg.candidates_per_signal.max(limit);
-    let g = &svc.graph;
     let mut lists = Vec::new();
+    let mut passes = 0;
     for (qi, q) in queries.iter().enumerate() {
-        let (vector, vector_floor) = vector_candidates(svc, scope, target, q, n).await?;
-        let text = if q.terms.is_empty() {
-            Vec::new()
-        } else {
-            g.text_search(scope, target, &q.terms, n).await?
-        };
-        let seeds = seed_nodes(svc, scope, q, target, &vector, &text).await?;
-        let graph = if seeds.is_empty() {
-            Vec::new()
-        } else {
-            g.neighbours(scope, target, &seeds, n).await?
-        };
-        lists.push(SignalList {
-            signal: Signal::Vector,
-            query: qi,
-            floor: vector_floor,
-            hits: vector,
-        });
-        lists.push(SignalList {
-            signal: Signal::Text,
-            query: qi,
-            floor: (text.len() < n).then_some(0.0),
-            hits: text
-                .into_iter()
-                .map(|h| Candidate::new(h.key, h.score))
-                .collect(),
-        });
-        lists.push(SignalList {
-            signal: Signal::Graph,
-            query: qi,
-            floor: (graph.len() < n).then_some(0.0),
-            hits: graph
-                .into_iter()
-                .map(|h| Candidate {
-                    via: h.via,
-                    ..Candidate::new(h.key, h.score)
-                })
-                .collect(),
-        });
+        lists.extend(signal_lists(svc, scope, target, q, qi, n, false).await?);
+        passes += 1;
+        // What happened in the period the query names is searched again, alone: found
+        // by both passes, it outranks what only the whole search finds.
+        // A period without memories of this kind adds nothing.
+        if let Some(within) = q.route.as_ref().and_then(|r| r.within(scope)) {
+            let found = signal_lists(svc, &within, target, q, qi, n, true).await?;
+            if found.iter().any(|l| !l.hits.is_empty()) {
+                lists.extend(found);
+                passes += 1;
+            }
+        }
     }
-    let fused = rank::fuse(&lists, queries.len(), &cfg.weights());
+    let fused = rank::fuse(&lists, passes, &cfg.weights());
     let mut ranked: Vec<(f64, Why, Loaded)> = Vec::new();
     // The `limit`-th best final score so far: a candidate whose relevance cannot reach
     // it even at full importance is not loaded (candidates come by relevance).
@@ -254,6 +237,64 @@ pub(crate) async fn rank_target(
     });
     ranked.truncate(limit);
     Ok(ranked)
+}
+
+/// The three signal lists of one query in `scope`: vector, full text, graph.
+async fn signal_lists(
+    svc: &Services,
+    scope: &SearchScope,
+    target: Target,
+    q: &Query,
+    qi: usize,
+    n: usize,
+    in_period: bool,
+) -> RetrievalResult<[SignalList; 3]> {
+    let g = &svc.graph;
+    let (vector, vector_floor) = vector_candidates(svc, scope, target, q, n).await?;
+    let text = if q.terms.is_empty() {
+        Vec::new()
+    } else {
+        g.text_search(scope, target, &q.terms, n).await?
+    };
+    // The period pass starts from the same nodes as the whole search.
+    let seeds = seed_nodes(svc, scope, q, target, &vector, &text).await?;
+    let graph = if seeds.is_empty() {
+        Vec::new()
+    } else {
+        g.neighbours(scope, target, &seeds, n).await?
+    };
+    Ok([
+        SignalList {
+            signal: Signal::Vector,
+            query: qi,
+            floor: vector_floor,
+            hits: vector,
+            in_period,
+        },
+        SignalList {
+            signal: Signal::Text,
+            query: qi,
+            floor: (text.len() < n).then_some(0.0),
+            hits: text
+                .into_iter()
+                .map(|h| Candidate::new(h.key, h.score))
+                .collect(),
+            in_period,
+        },
+        SignalList {
+            signal: Signal::Graph,
+            query: qi,
+            floor: (graph.len() < n).then_some(0.0),
+            hits: graph
+                .into_iter()
+                .map(|h| Candidate {
+                    via: h.via,
+                    ..Candidate::new(h.key, h.score)
+                })
+                .collect(),
+            in_period,
+        },
+    ])
 }
 
 /// The vector signal's candidates for one query (at most `limit`, at or over its
@@ -337,6 +378,7 @@ fn fuse_seeds(
         query: 0,
         floor: None,
         hits,
+        in_period: false,
     };
     let fused = rank::fuse(
         &[as_list(Signal::Vector, vector), as_list(Signal::Text, text)],

@@ -99,6 +99,9 @@ pub struct SignalList {
     /// match), the query's threshold for the vector signal. `None` when the list was
     /// cut: an unlisted memory could score up to its last hit.
     pub floor: Option<f64>,
+    /// The list searched only the period the query named (see `route`): a second pass
+    /// of the query that what happened then is found by again.
+    pub in_period: bool,
 }
 
 /// One signal's verdict on one candidate, for the explanation.
@@ -120,6 +123,9 @@ pub struct SignalHit {
     /// summary did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub passage: Option<u32>,
+    /// Found by the search of only the period the query named ("last week", "in May").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_period: bool,
 }
 
 /// A candidate after fusion.
@@ -150,10 +156,10 @@ pub fn normalise(list: &SignalList) -> Vec<f64> {
         .collect()
 }
 
-/// Fuses the lists of `queries` queries: every candidate with its relevance (best
-/// first, ties by key) and its hits.
-pub fn fuse(lists: &[SignalList], queries: usize, weights: &Weights) -> Vec<Fused> {
-    let total = weights.total() * queries.max(1) as f64;
+/// Fuses the lists of `passes` searches (a query, or a query again within the period
+/// it named): every candidate with its relevance (best first, ties by key) and its hits.
+pub fn fuse(lists: &[SignalList], passes: usize, weights: &Weights) -> Vec<Fused> {
+    let total = weights.total() * passes.max(1) as f64;
     let mut by_key: BTreeMap<&str, Fused> = BTreeMap::new();
     for list in lists {
         let weight = weights.of(list.signal);
@@ -174,6 +180,7 @@ pub fn fuse(lists: &[SignalList], queries: usize, weights: &Weights) -> Vec<Fuse
                 normalised,
                 via: hit.via.clone(),
                 passage: hit.passage,
+                in_period: list.in_period,
             });
         }
     }
@@ -221,6 +228,7 @@ mod tests {
             query: 0,
             hits: hits.iter().map(|(k, s)| Candidate::new(*k, *s)).collect(),
             floor: every.then_some(0.0),
+            in_period: false,
         }
     }
 

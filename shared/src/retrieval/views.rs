@@ -22,6 +22,11 @@ pub struct Ranked<T> {
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Exploration {
     pub granularity: u8,
+    /// How each query was answered: what it asks for (why, when, who, what, general),
+    /// how that was read, and the period it names if any. Absent when
+    /// `retrieval.intent_routing` is off.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub routing: Vec<super::route::Route>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sources: Option<Vec<Ranked<SourceView>>>,
     #[serde(skip_serializing_if = "Option::is_none")]

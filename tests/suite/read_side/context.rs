@@ -401,6 +401,8 @@ async fn the_readme_note_and_its_insight_reach_context(svc: Services, user: Stri
         message: message.to_owned(),
         budget_tokens: Some(300),
         format: ContextFormat::Markdown,
+        since: None,
+        until: None,
     };
     let answer = context::build(&svc, &ask(README_MESSAGE), None)
         .await

@@ -45,6 +45,7 @@ macro_rules! on_every_backend {
 
 mod memories;
 mod quality;
+mod routing;
 
 pub fn now() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2026-06-01T10:00:00Z")

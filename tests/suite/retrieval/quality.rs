@@ -12,8 +12,8 @@ use cosmo_tests::conversations::{Size, generate, store as corpus_store};
 use super::{chat, explore, ingest, keys};
 
 /// The benchmark's quick corpus on the embedded default: explore finds more evidence
-/// sessions than BM25 over the raw text and at least what its best signal finds alone,
-/// asks in reverse order with the same result, and still finds them after a week of
+/// sessions than BM25 over the raw text, at least what its best signal finds alone and
+/// what it finds with routing off, asks in reverse order with the same result, and still finds them after a week of
 /// nightly jobs. (The offline model is deterministic, so are these figures;
 /// BENCHMARKS.md has the full corpus.)
 #[tokio::test]
@@ -31,6 +31,11 @@ async fn explore_beats_bm25_and_its_best_signal_in_any_order_and_after_a_week() 
     assert!(
         forward >= bm25 + 0.03,
         "explore recall@10 {forward:.3} vs BM25 {bm25:.3}"
+    );
+    let unrouted = report.unrouted.all.recall_at_10;
+    assert!(
+        forward >= unrouted - 0.005,
+        "routing lowers recall@10: {forward:.3} vs {unrouted:.3} without it"
     );
     let reverse = report.reverse.unwrap().all.recall_at_10;
     assert!(

@@ -170,6 +170,8 @@ pub struct ContextInput {
     /// Token budget; the configured default when absent.
     pub budget_tokens: Option<u64>,
     pub format: ContextFormat,
+    pub since: Option<DateTime<Utc>>,
+    pub until: Option<DateTime<Utc>>,
 }
 
 /// The body of `POST /api/context` (and the MCP tool `context`).
@@ -199,6 +201,12 @@ pub struct ContextBody {
     /// How to render it.
     #[schema(value_type = Option<ContextFormat>, default = "markdown")]
     pub format: Option<String>,
+    /// Only memories of events at or after this time (RFC 3339).
+    #[schema(format = DateTime)]
+    pub since: Option<String>,
+    /// Only memories of events before this time (RFC 3339); after `since`.
+    #[schema(format = DateTime)]
+    pub until: Option<String>,
 }
 
 impl ContextInput {
@@ -220,11 +228,14 @@ impl ContextInput {
                 format!("must be from 1 to {MAX_BUDGET_TOKENS}"),
             ));
         }
+        let (since, until) = range(b.since, b.until)?;
         Ok(Self {
             user_id: parse_user_id("user_id", &b.user_id)?,
             message: text("message", &b.message, MAX_QUERY_CHARS)?,
             budget_tokens: b.budget_tokens,
             format,
+            since,
+            until,
         })
     }
 }

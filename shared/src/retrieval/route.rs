@@ -1,0 +1,90 @@
+//! Routing: what explore does differently for what a query asks (`intent.rs`) and for
+//! the period it names (`period.rs`).
+//!
+//! * **A named period** ("last week", "in May 2023") — any intent: each signal searches
+//!   the query a second time within the period, as a second pass fused with the first.
+//!   What happened then is found by both passes and outranks what only the whole search
+//!   finds, yet nothing is filtered out: a period resolved wrongly, or one without
+//!   memories, costs a ranking nothing. `since`/`until` in the request are filters; a
+//!   named period inside them is searched within both.
+//!
+//! Routing is on unless `retrieval.intent_routing = false`, which ranks every query
+//! alike (the version `cosmo-bench retrieval` compares with).
+
+use serde::Serialize;
+
+use super::intent::{self, Intent, ReadFrom, Reading};
+use super::period::{self, Period};
+use crate::domain::SearchScope;
+use crate::services::Services;
+
+/// What a query asks for and the period it names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryRoute {
+    pub reading: Reading,
+    pub period: Option<Period>,
+}
+
+impl QueryRoute {
+    pub async fn read(svc: &Services, text: &str, embedding: &[f32]) -> Self {
+        Self {
+            reading: intent::read(svc, text, embedding).await,
+            period: period::find(text, svc.clock.now()),
+        }
+    }
+
+    /// `scope` narrowed to the named period, when there is one that narrows it and
+    /// leaves something.
+    pub fn within(&self, scope: &SearchScope) -> Option<SearchScope> {
+        let p = self.period.as_ref()?;
+        let since = match (scope.since, p.since) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        let until = match (scope.until, p.until) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if (since, until) == (scope.since, scope.until) {
+            return None; // the period holds the whole scope: a second pass adds nothing
+        }
+        if let (Some(s), Some(u)) = (since, until)
+            && s >= u
+        {
+            return None;
+        }
+        Some(SearchScope {
+            since,
+            until,
+            ..scope.clone()
+        })
+    }
+}
+
+/// How explore answered one query (in the response's `routing`).
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Route {
+    /// Which query (index into `queries`).
+    pub query: usize,
+    pub intent: Intent,
+    pub read_from: ReadFrom,
+    /// The period the query names, searched again on its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period: Option<Period>,
+}
+
+/// The routes of the queries, for the response; empty when routing is off.
+pub(crate) fn routes(queries: &[super::Query]) -> Vec<Route> {
+    queries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, q)| {
+            q.route.as_ref().map(|r| Route {
+                query: i,
+                intent: r.reading.intent,
+                read_from: r.reading.read_from,
+                period: r.period.clone(),
+            })
+        })
+        .collect()
+}
