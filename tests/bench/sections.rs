@@ -438,7 +438,7 @@ enqueue itself (see [docs/queue.md](docs/queue.md#pickup-listennotify-on-postgre
     );
 }
 
-pub fn retrieval(d: &mut String, rows: &[Row], categories: &[Row], runs: &[Row]) {
+pub fn retrieval(d: &mut String, rows: &[Row], categories: &[Row], intents: &[Row], runs: &[Row]) {
     // The default configuration, and one signal ranking alone (`only-<signal>`, the
     // figure fusion must not fall below); other `--config` runs are for tuning.
     let default = |r: &&Row| r.get("config").is_none_or(|c| c == "default" || c == "-");
@@ -476,7 +476,8 @@ templates; most events belong to recurring themes told over several sessions (a 
 adopted, then sick, then in training), so a topic word or a name rarely singles out a
 session. Questions name the speaker and are worded apart from the chat (*single-hop*),
 ask when something happened (*temporal*), gather two to four sessions (*multi-hop*) or a
-whole theme (*open*). Each conversation is ingested for its first speaker (both are
+whole theme (*open*), or ask what went on with a theme in a named month (*dated*: \"In
+May 2023, what did Maya tell Leo about the dog?\"; the month singles the sessions out). Each conversation is ingested for its first speaker (both are
 participants) through `process-source` and `extract-entities` with the offline model, as
 a back-fill the morning after its last session; then every question is an `explore`
 call (granularity 1, limit 10) as that user, and a hit is a Source of an evidence
@@ -531,6 +532,17 @@ default retrieval).
             recall10(find("cosmo", embeddings, "reverse")),
             recall10(find("cosmo", embeddings, "after_week")),
         );
+        if let Some(r) = find("cosmo", embeddings, "unrouted") {
+            let _ = writeln!(
+                d,
+                "| {label}, without intent routing | {} | {} | {} | {} | {} | – | – |",
+                num(f(r, "recall_at_5"), 3),
+                num(f(r, "recall_at_10"), 3),
+                num(f(r, "mrr"), 3),
+                ms(f(r, "p50_ms")),
+                ms(f(r, "p95_ms")),
+            );
+        }
     }
     for (label, signal, embeddings) in [
         ("Cosmo, full-text signal alone", "text", "offline"),
@@ -567,23 +579,80 @@ default retrieval).
             .find(|r| s(r, "system") == "bm25" && s(r, "category") == category)
             .map_or("?", |r| s(r, "questions"))
     };
-    let names = ["single-hop", "temporal", "multi-hop", "open"];
+    let names = ["single-hop", "temporal", "multi-hop", "open", "dated"];
     for c in names {
         let _ = write!(d, " {c} ({}) |", count(c));
     }
-    d.push_str("\n|---|---:|---:|---:|---:|\n");
-    for (label, system, embeddings) in systems {
-        let _ = write!(d, "| {label} |");
-        for c in names {
-            let row = categories.iter().filter(default).find(|r| {
-                s(r, "system") == system
-                    && (system == "bm25" || s(r, "embeddings") == embeddings)
-                    && (system == "bm25" || s(r, "order") == "forward")
-                    && s(r, "category") == c
-            });
-            let _ = write!(d, " {} |", recall10(row));
+    d.push_str("\n|---|---:|---:|---:|---:|---:|\n");
+    for (label, system, embeddings) in systems.iter().copied() {
+        for (order, suffix) in [("forward", ""), ("unrouted", ", without routing")] {
+            let of = |c: &str| {
+                categories.iter().filter(default).find(|r| {
+                    s(r, "system") == system
+                        && (system == "bm25" || s(r, "embeddings") == embeddings)
+                        && (system == "bm25" || s(r, "order") == order)
+                        && s(r, "category") == c
+                })
+            };
+            if (system == "bm25" && order == "unrouted") || of("single-hop").is_none() {
+                continue;
+            }
+            let _ = write!(d, "| {label}{suffix} |");
+            for c in names {
+                let _ = write!(d, " {} |", recall10(of(c)));
+            }
+            d.push('\n');
         }
-        d.push('\n');
+    }
+    let _ = write!(
+        d,
+        "
+By what the question asks for, read from its first word (*when*, *why*, *who*; *what*:
+every other wording — what, which, where, how), recall@10 and MRR, forward order;
+*without routing* is the same store and questions with `retrieval.intent_routing =
+false`, in the same run:
+
+| system |"
+    );
+    let count = |intent: &str| {
+        intents
+            .iter()
+            .find(|r| s(r, "system") == "bm25" && s(r, "intent") == intent)
+            .map_or("?", |r| s(r, "questions"))
+    };
+    let names = ["when", "why", "who", "what"];
+    for i in names {
+        let _ = write!(d, " {i} ({}) recall@10 | MRR |", count(i));
+    }
+    d.push_str("\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (label, system, embeddings) in &systems {
+        for (order, suffix) in [("forward", ""), ("unrouted", ", without routing")] {
+            if *system == "bm25" && order == "unrouted" {
+                continue;
+            }
+            let of = |i: &str| {
+                intents.iter().filter(default).find(|r| {
+                    s(r, "system") == *system
+                        && (*system == "bm25" || s(r, "embeddings") == *embeddings)
+                        && (*system == "bm25" || s(r, "order") == order)
+                        && s(r, "intent") == i
+                })
+            };
+            if of("what").is_none() {
+                continue;
+            }
+            let _ = write!(d, "| {label}{suffix} |");
+            for i in names {
+                let row = of(i);
+                let _ = write!(
+                    d,
+                    " {} | {} |",
+                    recall10(row),
+                    row.map_or("–".to_owned(), |r| num(f(r, "mrr"), 3))
+                );
+            }
+            d.push('\n');
+        }
     }
     let _ = write!(
         d,

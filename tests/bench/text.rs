@@ -198,6 +198,7 @@ pub fn sections(rows: &BTreeMap<String, Vec<Row>>) -> Vec<(&'static str, String)
                     d,
                     &rows("retrieval"),
                     &rows("retrieval_category"),
+                    &rows("retrieval_intent"),
                     &rows("retrieval_run"),
                 )
             }),

@@ -28,7 +28,10 @@
 //!   ("What pets does Maya have?") or two steps of one arc ("What happened with Maya's
 //!   dog after the adoption?", or why: "Why did Maya sign Biscuit up for obedience
 //!   training?" when the sock was told sessions before);
-//! * *open*: how a recurring theme went, with every session of the arc as evidence.
+//! * *open*: how a recurring theme went, with every session of the arc as evidence;
+//! * *dated*: what went on with a theme in a named month ("In May 2023, what did Maya
+//!   tell Leo about the dog?"), every session of the arc in that month as evidence: the
+//!   month, not the event, singles them out.
 //!
 //! **Why this shape.** It mirrors long-conversation memory benchmarks (LoCoMo-like: ~10
 //! conversations of ~27 sessions of ~3,000 characters, ~2,000 questions scored by the
@@ -182,14 +185,18 @@ pub enum Category {
     Temporal,
     MultiHop,
     Open,
+    /// Names a month and asks what went on then ("In May 2023, what did Maya tell Leo
+    /// about the dog?"): the evidence is every session of the arc in that month.
+    Dated,
 }
 
 impl Category {
-    pub const ALL: [Category; 4] = [
+    pub const ALL: [Category; 5] = [
         Category::SingleHop,
         Category::Temporal,
         Category::MultiHop,
         Category::Open,
+        Category::Dated,
     ];
 
     pub fn name(self) -> &'static str {
@@ -198,6 +205,46 @@ impl Category {
             Self::Temporal => "temporal",
             Self::MultiHop => "multi-hop",
             Self::Open => "open",
+            Self::Dated => "dated",
+        }
+    }
+}
+
+/// What a question asks for, read from its first word: the intents `explore` routes by.
+/// "When…" asks for a time, "Why…" for a reason, "Who…"/"Whose…"/"Whom…" for a person,
+/// and every other wording ("What…", "Which…", "Where…", "How…") for a thing or a
+/// fact. Read from the wording alone, independently of Cosmo's own classifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Asked {
+    When,
+    Why,
+    Who,
+    What,
+}
+
+impl Asked {
+    pub const ALL: [Asked; 4] = [Asked::When, Asked::Why, Asked::Who, Asked::What];
+
+    pub fn of(question: &str) -> Self {
+        let first = question
+            .split(|c: char| !c.is_alphanumeric())
+            .find(|w| !w.is_empty())
+            .unwrap_or_default()
+            .to_lowercase();
+        match first.as_str() {
+            "when" => Self::When,
+            "why" => Self::Why,
+            "who" | "whose" | "whom" => Self::Who,
+            _ => Self::What,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::When => "when",
+            Self::Why => "why",
+            Self::Who => "who",
+            Self::What => "what",
         }
     }
 }

@@ -1,13 +1,14 @@
 //! The questions of a conversation and their evidence: single-hop, why- and temporal
 //! ones per event, multi-hop ones over two steps of an arc (what came next, or why: the
-//! cause told in an earlier step) or over events of one kind, open ones over a whole arc.
+//! cause told in an earlier step) or over events of one kind, open ones over a whole arc,
+//! and dated ones: what went on with an arc in a named month.
 
 use std::collections::BTreeSet;
 
-use chrono::{DateTime, Utc};
-use rand::Rng;
+use chrono::{DateTime, Datelike, Utc};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
 
 use super::generate::{Instance, Slots, speaker_slots};
 use super::templates::Group;
@@ -18,6 +19,16 @@ use super::{Category, Question, Speaker};
 const WHY: f64 = 0.45;
 /// How often a step whose cause an earlier step told gets that why-question (multi-hop).
 const WHY_EARLIER: f64 = 0.6;
+/// How often an event gets a dated question ("In May 2023, what did Maya tell Leo about
+/// her dog?"); its evidence is every session of the arc in that month.
+const DATED: f64 = 0.2;
+
+/// Dated questions: the period is named, the event is not.
+const DATED_TEMPLATES: [&str; 3] = [
+    "What happened with {P}'s {noun} in {month}?",
+    "In {month}, what did {P} tell {Q} about the {noun}?",
+    "What news did {P} share about the {noun} during {month}?",
+];
 
 pub(super) fn questions(
     rng: &mut StdRng,
@@ -116,6 +127,39 @@ pub(super) fn questions(
                 inst.sessions.clone(),
                 &inst.slots,
             );
+        }
+    }
+    // Drawn from a generator of their own, so that the other questions stay as they were.
+    let mut dated = StdRng::seed_from_u64(dates.first().map_or(0, |d| d.timestamp() as u64));
+    for inst in instances {
+        let steps = &inst.arc.steps[..inst.sessions.len()];
+        for (step, &s) in steps.iter().zip(&inst.sessions) {
+            if !dated.random_bool(DATED) {
+                continue;
+            }
+            let month = |d: &DateTime<Utc>| (d.year(), d.month());
+            let evidence: Vec<usize> = inst
+                .sessions
+                .iter()
+                .copied()
+                .filter(|&o| month(&dates[o]) == month(&dates[s]))
+                .collect();
+            let mut slots = inst.slots.clone();
+            slots.push(("noun", render(inst.arc.noun, &inst.slots)));
+            slots.push(("month", dates[s].format("%B %Y").to_string()));
+            let template = DATED_TEMPLATES
+                .choose(&mut dated)
+                .copied()
+                .unwrap_or_default();
+            let answer = render(
+                if step.after.is_empty() {
+                    step.when
+                } else {
+                    step.after
+                },
+                &inst.slots,
+            );
+            push(template, answer, Category::Dated, evidence, &slots);
         }
     }
     // The same kind of event across arcs: "What pets does Maya have?".

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use super::bm25::Bm25;
 use super::store::{self, Setup, Snapshot, Store};
-use super::{Category, Corpus, Scores, Size};
+use super::{Asked, Category, Corpus, Scores, Size};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -65,6 +65,9 @@ pub struct Report {
     pub reused: bool,
     pub bm25: Scores,
     pub forward: Scores,
+    /// The forward order on a fresh copy with intent routing off
+    /// (`retrieval.intent_routing = false`): what routing adds, measured in the same run.
+    pub unrouted: Scores,
     pub reverse: Option<Scores>,
     pub after_week: Option<Scores>,
     /// Memories the week's maintenance runs reported archiving.
@@ -87,6 +90,7 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Report> {
         config_file: settings.config_file.clone(),
         model_dir: settings.model_dir.clone(),
         only_signal: settings.only_signal,
+        unrouted: false,
     };
     let corpus = super::generate(settings.size);
     let questions = corpus.questions();
@@ -95,7 +99,7 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Report> {
         questions
             .iter()
             .zip(&bm25)
-            .map(|((_, q), top)| (q.category, &q.evidence[..], &top[..])),
+            .map(|((_, q), top)| (q.category, Asked::of(&q.text), &q.evidence[..], &top[..])),
         &[],
     );
 
@@ -120,6 +124,14 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Report> {
     if let Some(path) = &settings.dump {
         dump(path, &corpus, &snapshot, &forward, &bm25)?;
     }
+    let unrouted = {
+        let setup = Setup {
+            unrouted: true,
+            ..setup.clone()
+        };
+        let store = store::open(&snapshot, &setup, now).await?;
+        scores(&corpus, &ask(&store, &corpus, &snapshot, &order).await?)
+    };
     let (mut reverse, mut after_week, mut week_seconds) = (None, None, 0.0);
     let (mut week_archived, mut week_sources_archived) = (0, 0);
     if !settings.forward_only {
@@ -151,6 +163,7 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Report> {
         reused: snapshot.reused,
         bm25: bm25_scores,
         forward: forward_scores,
+        unrouted,
         reverse,
         after_week,
         week_archived,
@@ -245,11 +258,14 @@ async fn ask(
 fn scores(corpus: &Corpus, answers: &[Answer]) -> Scores {
     let took: Vec<StdDuration> = answers.iter().map(|a| a.took).collect();
     Scores::of(
-        corpus
-            .questions()
-            .iter()
-            .zip(answers)
-            .map(|((_, q), a)| (q.category, &q.evidence[..], &a.sessions[..])),
+        corpus.questions().iter().zip(answers).map(|((_, q), a)| {
+            (
+                q.category,
+                Asked::of(&q.text),
+                &q.evidence[..],
+                &a.sessions[..],
+            )
+        }),
         &took,
     )
 }
@@ -284,6 +300,7 @@ fn dump(
             "question": q.text,
             "answer": q.answer,
             "category": q.category.name(),
+            "asked": Asked::of(&q.text).name(),
             "evidence_sessions": q.evidence,
             "evidence_keys": q.evidence.iter().map(|&s| &snapshot.keys[c.index][s]).collect::<Vec<_>>(),
             "evidence_events": q.evidence.iter().map(|&s| &c.sessions[s].events).collect::<Vec<_>>(),
@@ -303,5 +320,13 @@ pub fn categories(scores: &Scores) -> Vec<(Category, super::CategoryScores)> {
     Category::ALL
         .iter()
         .map(|c| (*c, scores.by_category.get(c).copied().unwrap_or_default()))
+        .collect()
+}
+
+/// Every intent, including those without questions (as zero questions).
+pub fn intents(scores: &Scores) -> Vec<(Asked, super::CategoryScores)> {
+    Asked::ALL
+        .iter()
+        .map(|a| (*a, scores.by_asked.get(a).copied().unwrap_or_default()))
         .collect()
 }

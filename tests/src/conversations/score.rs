@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use super::Category;
+use super::{Asked, Category};
 
 /// The share of `evidence` found in the first `k` of `top`.
 pub fn recall(evidence: &[usize], top: &[usize], k: usize) -> f64 {
@@ -58,28 +58,37 @@ impl CategoryScores {
 pub struct Scores {
     pub all: CategoryScores,
     pub by_category: BTreeMap<Category, CategoryScores>,
+    /// By what the question asks for (its wording: when, why, who, what).
+    pub by_asked: BTreeMap<Asked, CategoryScores>,
     /// Latency of the retrieval calls, when timed.
     pub p50_ms: Option<f64>,
     pub p95_ms: Option<f64>,
 }
 
 impl Scores {
-    /// `answers`: each question's category, evidence and retrieved sessions (best first).
+    /// `answers`: each question's category, what it asks for, its evidence and the
+    /// retrieved sessions (best first).
     pub fn of<'a>(
-        answers: impl IntoIterator<Item = (Category, &'a [usize], &'a [usize])>,
+        answers: impl IntoIterator<Item = (Category, Asked, &'a [usize], &'a [usize])>,
         took: &[Duration],
     ) -> Self {
         let mut all = CategoryScores::default();
         let mut by_category: BTreeMap<Category, CategoryScores> = BTreeMap::new();
-        for (category, evidence, top) in answers {
+        let mut by_asked: BTreeMap<Asked, CategoryScores> = BTreeMap::new();
+        for (category, asked, evidence, top) in answers {
             all.add(evidence, top);
             by_category.entry(category).or_default().add(evidence, top);
+            by_asked.entry(asked).or_default().add(evidence, top);
         }
         let mut sorted = took.to_vec();
         sorted.sort();
         Self {
             all: all.averaged(),
             by_category: by_category
+                .into_iter()
+                .map(|(c, s)| (c, s.averaged()))
+                .collect(),
+            by_asked: by_asked
                 .into_iter()
                 .map(|(c, s)| (c, s.averaged()))
                 .collect(),
@@ -111,14 +120,16 @@ mod tests {
         assert_eq!(reciprocal_rank(&[10], &top), 0.0);
         let s = Scores::of(
             [
-                (Category::SingleHop, &[7][..], &top[..]),
-                (Category::Temporal, &[10][..], &top[..]),
+                (Category::SingleHop, Asked::What, &[7][..], &top[..]),
+                (Category::Temporal, Asked::When, &[10][..], &top[..]),
             ],
             &[Duration::from_millis(3), Duration::from_millis(1)],
         );
         assert_eq!(s.all.recall_at_10, 0.5);
         assert_eq!(s.all.mrr, 0.5);
         assert_eq!(s.by_category[&Category::Temporal].recall_at_10, 0.0);
+        assert_eq!(s.by_asked[&Asked::When].recall_at_10, 0.0);
+        assert_eq!(s.by_asked[&Asked::What].recall_at_10, 1.0);
         assert_eq!(s.p50_ms, Some(3.0));
     }
 }

@@ -34,6 +34,8 @@ pub struct Setup {
     pub model_dir: Option<PathBuf>,
     /// Rank by this signal alone (the others weigh 0): what fusion must not fall below.
     pub only_signal: Option<Signal>,
+    /// Intent routing off (`retrieval.intent_routing = false`): the ranking without it.
+    pub unrouted: bool,
 }
 
 impl Setup {
@@ -57,6 +59,9 @@ impl Setup {
                 weight(Signal::Text),
                 weight(Signal::Graph),
             );
+        }
+        if self.unrouted {
+            config.retrieval.intent_routing = false;
         }
         // The store is always this file, whatever the file or the environment say.
         config.database.url = url;
