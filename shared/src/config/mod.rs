@@ -20,7 +20,7 @@ pub use crate::queue::JobsConfig;
 pub use graph::{GraphBackend, GraphConfig, Neo4jConfig};
 pub use maintenance::{MaintenanceConfig, SchedulerConfig, parse_cron};
 pub use models::{LocalConfig, ModelsConfig, OpenAiConfig, Provider, ProvidersConfig};
-pub use retrieval::RetrievalConfig;
+pub use retrieval::{ContextShares, RetrievalConfig};
 pub use telemetry::TelemetryConfig;
 
 #[derive(Clone, Default, Serialize, Deserialize)]

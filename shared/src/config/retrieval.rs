@@ -29,6 +29,12 @@ pub struct RetrievalConfig {
     pub seed_nodes: usize,
     /// Token budget of `POST /api/context` when the request names none.
     pub context_budget_tokens: u64,
+    /// How `POST /api/context` shares its budget (after the user's profile) between facts
+    /// and notes, people and topics, temporal context (Storylines and episodes) and
+    /// evidence (the passages episodes quote): each part first takes what fits in its
+    /// share, then what is left, whoever left it, goes to what was left out, in priority
+    /// order.
+    pub context_shares: ContextShares,
     /// Read what each query asks for (why, when, who, what) and the period it names,
     /// and search accordingly (`retrieval::route`); `false` ranks every query alike.
     pub intent_routing: bool,
@@ -45,6 +51,7 @@ impl Default for RetrievalConfig {
             importance_weight: 0.02,
             seed_nodes: 5,
             context_budget_tokens: 500,
+            context_shares: ContextShares::default(),
             intent_routing: true,
         }
     }
@@ -79,7 +86,40 @@ impl RetrievalConfig {
             (1..=16_000).contains(&self.context_budget_tokens),
             "retrieval.context_budget_tokens must be from 1 to 16000"
         );
+        let c = &self.context_shares;
+        let shares = [c.facts, c.entities, c.temporal, c.evidence];
+        anyhow::ensure!(
+            shares.iter().all(|s| (0.0..=1.0).contains(s))
+                && shares.iter().sum::<f64>() <= 1.0 + 1e-9,
+            "retrieval.context_shares: facts, entities, temporal and evidence must each be \
+             from 0 to 1 and add up to at most 1"
+        );
         Ok(())
+    }
+}
+
+/// Shares of the context budget (see [`RetrievalConfig::context_shares`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ContextShares {
+    /// Facts and notes.
+    pub facts: f64,
+    /// People and topics.
+    pub entities: f64,
+    /// Storylines and episodes (their dates, types and summaries).
+    pub temporal: f64,
+    /// The passages episodes quote.
+    pub evidence: f64,
+}
+
+impl Default for ContextShares {
+    fn default() -> Self {
+        Self {
+            facts: 0.40,
+            entities: 0.25,
+            temporal: 0.25,
+            evidence: 0.10,
+        }
     }
 }
 

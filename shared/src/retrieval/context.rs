@@ -4,8 +4,10 @@
 //! (each with its date and where it came from: the Source it was taken from, or episodic
 //! consolidation), and the semantic nodes, Storylines and episodes (Sources) most
 //! relevant to it, ranked as explore ranks them; an episode quotes the passage that
-//! matched (at most 300 characters). An item that does not fit is left out whole (never
-//! cut mid-sentence) and `truncated` says so; smaller items after it may still fit.
+//! matched (at most 300 characters). The budget is shared between facts, people and
+//! topics, temporal context and evidence (`retrieval.context_shares`), what one part
+//! leaves unused going to the others ([`fit`]). An item that does not fit is left out
+//! whole (never cut mid-sentence) and `truncated` says so.
 
 use serde::Serialize;
 use serde_json::json;
@@ -77,10 +79,13 @@ impl Section {
     }
 }
 
+#[derive(Clone)]
 struct Item {
     section: Section,
     text: String,
     memory: Option<UsedMemory>,
+    /// An episode's evidence: the passage it quotes, when it fits.
+    quote: Option<String>,
 }
 
 /// Builds the context for one message.
@@ -106,12 +111,14 @@ pub async fn build(
             section: Section::Profile,
             text,
             memory: None,
+            quote: None,
         });
     } else if let Some(name) = full_name {
         items.push(Item {
             section: Section::Profile,
             text: name,
             memory: None,
+            quote: None,
         });
     }
     // Confirmed facts, always before anything merely relevant.
@@ -135,6 +142,7 @@ pub async fn build(
                 key: f.fact_id.clone(),
                 note_id: None,
             }),
+            quote: None,
         });
     }
 
@@ -184,6 +192,7 @@ pub async fn build(
                         key: n.note.owner_key.clone(),
                         note_id: Some(n.note.note_id.clone()),
                     }),
+                    quote: None,
                 });
             }
             nodes.take().unwrap_or_default()
@@ -201,6 +210,7 @@ pub async fn build(
             .collect();
         let mut evidence = evidence::passages_of(svc, &sources, &queries).await?;
         for (_, _, item) in found {
+            let mut quoted = None;
             let (kind, key, text) = match item {
                 Loaded::Fact(f) if f.confirmed => continue,
                 Loaded::Fact(f) => (MemoryKind::Fact, f.fact_id.clone(), fact_line(&f)),
@@ -220,7 +230,7 @@ pub async fn build(
                 }
                 Loaded::Storyline(s) => (MemoryKind::Storyline, s.storyline_id, s.description),
                 Loaded::Source(s) => {
-                    let mut text = format!(
+                    let text = format!(
                         "{} ({}{}): {}",
                         s.event_time().format("%Y-%m-%d"),
                         s.source_type,
@@ -233,7 +243,7 @@ pub async fn build(
                     if let Some(p) = evidence.remove(&s.entity_key)
                         && !already_said(&p.text, &s.summary, &items)
                     {
-                        text.push_str(&format!(" — “{}”", quote(&p.text)));
+                        quoted = Some(quote(&p.text));
                     }
                     let key = s.entity_key.clone();
                     shown_sources.push(*s);
@@ -252,20 +262,18 @@ pub async fn build(
                     key,
                     note_id: None,
                 }),
+                quote: quoted,
             });
         }
     }
 
-    // Greedy in priority order: keep what fits, skip what does not.
-    let mut kept: Vec<&Item> = Vec::new();
-    let mut truncated = false;
-    for item in &items {
-        kept.push(item);
-        if estimate_tokens(&render(input.format, &kept)) > budget {
-            kept.pop();
-            truncated = true;
-        }
-    }
+    let (kept, truncated) = fit(
+        input.format,
+        &items,
+        budget,
+        &svc.config.retrieval.context_shares,
+    );
+    let kept: Vec<&Item> = kept.iter().collect();
     let context = render(input.format, &kept);
     let memories: Vec<UsedMemory> = kept.iter().filter_map(|i| i.memory.clone()).collect();
 
@@ -372,6 +380,142 @@ fn quote(passage: &str) -> String {
     format!("{cut}…")
 }
 
+/// Which share of the budget an item draws on (the profile comes off the top).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Share {
+    Profile,
+    Facts,
+    Entities,
+    Temporal,
+    Evidence,
+}
+
+impl Section {
+    fn share(self) -> Share {
+        match self {
+            Self::Profile => Share::Profile,
+            Self::Facts => Share::Facts,
+            Self::Entities => Share::Entities,
+            Self::Storylines | Self::Episodes => Share::Temporal,
+        }
+    }
+}
+
+/// What goes in, as rendered items, and whether something was left out. The profile
+/// first; then each item in priority order if it fits in what is left of the budget
+/// and of its share (`shares` of the budget the profile left), an episode first without
+/// its quote; then the quotes, within the evidence share; then, in priority order, what
+/// was left out (items, then quotes) while the whole budget allows: what a share left
+/// unused goes to the rest. An item is never cut: it fits whole or not at all.
+fn fit(
+    format: ContextFormat,
+    items: &[Item],
+    budget: u64,
+    shares: &crate::config::ContextShares,
+) -> (Vec<Item>, bool) {
+    let n = items.len();
+    let (mut kept, mut quoted) = (vec![false; n], vec![false; n]);
+    let compose = |kept: &[bool], quoted: &[bool]| -> Vec<Item> {
+        (0..n)
+            .filter(|&i| kept[i])
+            .map(|i| {
+                let mut item = items[i].clone();
+                match item.quote.take() {
+                    Some(q) if quoted[i] => item.text.push_str(&format!(" — “{q}”")),
+                    _ => {}
+                }
+                item
+            })
+            .collect()
+    };
+    let tokens = |kept: &[bool], quoted: &[bool]| {
+        let composed = compose(kept, quoted);
+        estimate_tokens(&render(format, &composed.iter().collect::<Vec<_>>()))
+    };
+    let mut used = 0;
+    for i in 0..n {
+        if items[i].section.share() == Share::Profile {
+            kept[i] = true;
+            let t = tokens(&kept, &quoted);
+            if t <= budget {
+                used = t;
+            } else {
+                kept[i] = false;
+            }
+        }
+    }
+    let rest = budget.saturating_sub(used) as f64;
+    let cap = |share: Share| match share {
+        Share::Profile => 0.0,
+        Share::Facts => shares.facts * rest,
+        Share::Entities => shares.entities * rest,
+        Share::Temporal => shares.temporal * rest,
+        Share::Evidence => shares.evidence * rest,
+    };
+    let mut spent = std::collections::HashMap::<Share, f64>::new();
+    // Tries one change: kept when the total fits, and within its share when one is given.
+    let mut attempt = |kept: &mut Vec<bool>,
+                       quoted: &mut Vec<bool>,
+                       used: &mut u64,
+                       i: usize,
+                       quote: bool,
+                       share: Option<Share>| {
+        if quote {
+            quoted[i] = true;
+        } else {
+            kept[i] = true;
+        }
+        let t = tokens(kept, quoted);
+        let delta = t.saturating_sub(*used) as f64;
+        let within = share.is_none_or(|s| spent.get(&s).copied().unwrap_or(0.0) + delta <= cap(s));
+        if t <= budget && within {
+            if let Some(s) = share {
+                *spent.entry(s).or_default() += delta;
+            }
+            *used = t;
+        } else if quote {
+            quoted[i] = false;
+        } else {
+            kept[i] = false;
+        }
+    };
+    let share_of = |i: usize| items[i].section.share();
+    for i in (0..n).filter(|&i| share_of(i) != Share::Profile) {
+        attempt(
+            &mut kept,
+            &mut quoted,
+            &mut used,
+            i,
+            false,
+            Some(share_of(i)),
+        );
+    }
+    for i in 0..n {
+        if kept[i] && items[i].quote.is_some() {
+            attempt(
+                &mut kept,
+                &mut quoted,
+                &mut used,
+                i,
+                true,
+                Some(Share::Evidence),
+            );
+        }
+    }
+    for i in (0..n).filter(|&i| share_of(i) != Share::Profile) {
+        if !kept[i] {
+            attempt(&mut kept, &mut quoted, &mut used, i, false, None);
+        }
+    }
+    for i in 0..n {
+        if kept[i] && items[i].quote.is_some() && !quoted[i] {
+            attempt(&mut kept, &mut quoted, &mut used, i, true, None);
+        }
+    }
+    let truncated = (0..n).any(|i| !kept[i] || (items[i].quote.is_some() && !quoted[i]));
+    (compose(&kept, &quoted), truncated)
+}
+
 fn sections<'a>(items: &'a [&'a Item]) -> Vec<(Section, Vec<&'a str>)> {
     let mut out: Vec<(Section, Vec<&str>)> = Vec::new();
     let mut sorted: Vec<&&Item> = items.iter().collect();
@@ -445,6 +589,7 @@ mod tests {
             section,
             text: text.into(),
             memory: None,
+            quote: None,
         }
     }
 
@@ -543,6 +688,76 @@ mod tests {
             q.ends_with("word…") && q.chars().count() <= QUOTE_CHARS + 1,
             "{q}"
         );
+    }
+
+    /// `n` items of a section, each about 100 characters (25 tokens).
+    fn many(section: Section, n: usize, quote: bool) -> Vec<Item> {
+        (0..n)
+            .map(|i| Item {
+                quote: quote.then(|| format!("passage {i} {}", "q".repeat(90))),
+                ..item(section, &format!("{section:?} {i} {}", "x".repeat(90)))
+            })
+            .collect()
+    }
+
+    fn count(kept: &[Item], section: Section) -> usize {
+        kept.iter().filter(|i| i.section == section).count()
+    }
+
+    #[test]
+    fn every_part_gets_its_share_of_a_tight_budget() {
+        let mut items = vec![item(Section::Profile, "Ann Lee")];
+        items.extend(many(Section::Facts, 20, false));
+        items.extend(many(Section::Entities, 20, false));
+        items.extend(many(Section::Episodes, 20, true));
+        let shares = crate::config::ContextShares::default();
+        let (kept, truncated) = fit(ContextFormat::Markdown, &items, 400, &shares);
+        assert!(truncated);
+        let tokens = estimate_tokens(&render(
+            ContextFormat::Markdown,
+            &kept.iter().collect::<Vec<_>>(),
+        ));
+        assert!(tokens <= 400, "{tokens}");
+        assert_eq!(count(&kept, Section::Profile), 1, "the profile comes first");
+        // Facts come first in priority but take about 40 %, not the whole budget.
+        let (facts, entities, episodes) = (
+            count(&kept, Section::Facts),
+            count(&kept, Section::Entities),
+            count(&kept, Section::Episodes),
+        );
+        assert!((5..=8).contains(&facts), "facts {facts}");
+        assert!((3..=6).contains(&entities), "entities {entities}");
+        assert!(episodes >= 3, "episodes {episodes}");
+        let quoted = kept.iter().filter(|i| i.text.contains('“')).count();
+        assert!(quoted >= 1, "the evidence share quotes a passage");
+        assert!(
+            quoted < episodes,
+            "but not every one: {quoted} of {episodes}"
+        );
+    }
+
+    #[test]
+    fn what_a_part_leaves_unused_goes_to_the_rest() {
+        let facts = many(Section::Facts, 30, false);
+        let shares = crate::config::ContextShares::default();
+        let (kept, _) = fit(ContextFormat::Markdown, &facts, 400, &shares);
+        // Nothing else wants the budget: facts take nearly all of it, not 40 %.
+        assert!(count(&kept, Section::Facts) >= 13, "{}", kept.len());
+
+        // An episode whose quote does not fit is kept without it.
+        let mut items = many(Section::Episodes, 1, true);
+        items[0].quote = Some("q".repeat(2000));
+        let (kept, truncated) = fit(ContextFormat::Markdown, &items, 100, &shares);
+        assert_eq!(kept.len(), 1);
+        assert!(!kept[0].text.contains('“') && truncated);
+
+        // Everything fits: everything is in, quotes too, and nothing is truncated.
+        let mut items = many(Section::Facts, 2, false);
+        items.extend(many(Section::Episodes, 2, true));
+        let (kept, truncated) = fit(ContextFormat::Markdown, &items, 4000, &shares);
+        assert_eq!(kept.len(), 4);
+        assert_eq!(kept.iter().filter(|i| i.text.contains('“')).count(), 2);
+        assert!(!truncated);
     }
 
     #[test]
