@@ -25,23 +25,31 @@ pub struct UserStats {
 }
 
 /// Every maintenance job by kind, with its last recorded run, or `null` if it never
-/// ran.
+/// ran: every job is always there.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct MaintenanceRuns {
+    #[schema(required = true)]
     pub decay: Option<LastRun>,
     #[serde(rename = "promote-storylines")]
+    #[schema(required = true)]
     pub promote_storylines: Option<LastRun>,
     #[serde(rename = "refresh-storylines")]
+    #[schema(required = true)]
     pub refresh_storylines: Option<LastRun>,
     #[serde(rename = "promote-macros")]
+    #[schema(required = true)]
     pub promote_macros: Option<LastRun>,
     #[serde(rename = "refresh-macros")]
+    #[schema(required = true)]
     pub refresh_macros: Option<LastRun>,
     #[serde(rename = "consolidate-descriptions")]
+    #[schema(required = true)]
     pub consolidate_descriptions: Option<LastRun>,
     #[serde(rename = "cleanup-notes")]
+    #[schema(required = true)]
     pub cleanup_notes: Option<LastRun>,
     #[serde(rename = "consolidate-episodic")]
+    #[schema(required = true)]
     pub consolidate_episodic: Option<LastRun>,
 }
 
