@@ -61,6 +61,7 @@ fn endpoints() -> Endpoints {
         .get("/api/users/{user_id}", users::get)
         .put("/api/users/{user_id}", users::put)
         .delete("/api/users/{user_id}", users::erase)
+        .get("/api/users/{user_id}/stats", users::stats)
         .post("/api/explore", explore::explore)
         .post("/api/context", explore::context)
         .get("/api/storylines/{id}", explore::storyline)

@@ -1,7 +1,7 @@
 //! Cosmo as an MCP server (Model Context Protocol): the agent-facing operations of
 //! [`ops`] as tools — `explore`, `context`, `remember_fact`, `correct_fact`,
-//! `confirm_fact`, `list_facts`, `entity_info` — for one tenant, the one of the API key
-//! the client presented. Tool inputs are the REST bodies (their JSON schemas are the
+//! `confirm_fact`, `list_facts`, `entity_info`, `memory_stats` — for one tenant, the
+//! one of the API key the client presented. Tool inputs are the REST bodies (their JSON schemas are the
 //! OpenAPI document's), answers are the REST answers as structured content, and a
 //! refusal is a tool error whose structured content is REST's error body
 //! (`{"error": {"code", "message", "field"?}}`).
@@ -59,6 +59,19 @@ pub struct EntityArgs {
     /// The entity key of a Person, Concept or Entity (from `explore` results or a
     /// fact's `about`).
     pub entity_key: String,
+}
+
+/// `memory_stats`'s input.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UserArgs {
+    /// A user of the caller's tenant.
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
+    pub user_id: String,
 }
 
 #[tool_router]
@@ -170,6 +183,24 @@ impl CosmoMcp {
         };
         answer(result.await)
     }
+
+    #[tool(
+        description = "A user's memory in numbers: how many Sources, people, topics, \
+            entities, relationships, Storylines, Macros and facts are candidate, active, \
+            core or archived; Sources by processing status; links by type; orphan nodes \
+            (linked to nothing); extractions pending, in progress, done or failed; the \
+            text and vectors stored; and when each maintenance job last ran. Recalls \
+            nothing.",
+        input_schema = input_schema::<UserArgs>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn memory_stats(&self, args: JsonObject) -> CallToolResult {
+        let result = async {
+            let args: UserArgs = from_value(Value::Object(args))?;
+            ops::memory_stats(&self.app, &self.tenant, &args.user_id).await
+        };
+        answer(result.await)
+    }
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -180,8 +211,9 @@ impl ServerHandler for CosmoMcp {
             .with_instructions(
                 "Cosmo is the user's long-term memory. Use `context` before answering to \
                  recall what matters, `explore` to search, `entity_info` to read about a \
-                 person or topic, and `remember_fact` / `correct_fact` / `confirm_fact` to \
-                 keep what the user states about themselves. Every tool names the user \
+                 person or topic, `remember_fact` / `correct_fact` / `confirm_fact` to \
+                 keep what the user states about themselves, and `memory_stats` to see how \
+                 much is remembered. Every tool names the user \
                  (`user_id`) or a memory of theirs.",
             )
     }

@@ -41,6 +41,7 @@ use crate::routes;
         routes::users::put,
         routes::users::get,
         routes::users::erase,
+        routes::users::stats,
         routes::explore::explore,
         routes::explore::context,
         routes::explore::storyline,
@@ -71,7 +72,7 @@ use crate::routes;
     ),
     tags(
         (name = "sources", description = "Ingestion (Phase 0), status and erasure of Sources"),
-        (name = "users", description = "User profiles and erasure of a user"),
+        (name = "users", description = "User profiles, memory stats and erasure of a user"),
         (name = "retrieval", description = "Explore memory, drill down, context for prompts"),
         (name = "entities", description = "People, Concepts and Entities"),
         (name = "facts", description = "Facts a user states or confirms"),

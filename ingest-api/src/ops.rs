@@ -1,5 +1,5 @@
 //! What an agent does with memory — explore, context, remember / correct / confirm /
-//! list facts, read an entity — once, for both doors: the REST handlers
+//! list facts, read an entity, count a user's memory — once, for both doors: the REST handlers
 //! ([`crate::routes`]) and the MCP tools ([`crate::mcp`]) call these with the caller's
 //! [`Tenant`] and the body as posted, and get the answer or the same [`ApiError`].
 //! Bodies are parsed here (precise field errors, nothing written on bad input), and a
@@ -12,6 +12,7 @@ use cosmo_shared::domain::{Fact, FactFilter, FactWrite, MemoryKind, NewFact, Not
 use cosmo_shared::ids;
 use cosmo_shared::retrieval::context::{self, Context};
 use cosmo_shared::retrieval::{self, Exploration, RelationshipView, StorylineMeta};
+use cosmo_shared::stats::UserStats;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -152,6 +153,15 @@ pub async fn list_facts(
         .facts_for_user(&user_id, filter, limit("limit", params.limit, 50)?)
         .await?;
     Ok(FactList { facts })
+}
+
+/// A user's memory in numbers (`GET /api/users/{user_id}/stats`): memories by kind and
+/// state, links, orphan nodes, extractions by status, storage, and when each maintenance
+/// job last ran. Only reads: nothing counts as recalled.
+pub async fn memory_stats(app: &AppState, tenant: &Tenant, user_id: &str) -> ApiResult<UserStats> {
+    let user_id = parse_user_id("user_id", user_id)?;
+    let graph_user_id = tenant_user(app, tenant, &user_id).await?;
+    Ok(cosmo_shared::stats::user_stats(&app.svc, &graph_user_id).await?)
 }
 
 /// Checks that what a fact refers to belongs to its user, embeds it, and makes the

@@ -30,5 +30,6 @@ pub mod pipeline;
 pub mod queue;
 pub mod retrieval;
 pub mod services;
+pub mod stats;
 pub mod telemetry;
 pub mod usage;

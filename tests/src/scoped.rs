@@ -18,7 +18,7 @@ use cosmo_shared::domain::{
     SourceRef, SourceWrite, Storyline,
 };
 use cosmo_shared::domain::{
-    LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, SourceBrief,
+    LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, MemoryStats, SourceBrief,
 };
 use cosmo_shared::graph::maintenance::{
     ClusterRules, EpisodicConsolidation, MacroCandidateAnchor, SourceCluster,
@@ -535,6 +535,10 @@ impl ReadStore for ScopedGraph {
 
     async fn storylines_about(&self, anchor_key: &str) -> GraphResult<Vec<Storyline>> {
         self.inner.storylines_about(anchor_key).await
+    }
+
+    async fn memory_stats(&self, user_id: &str) -> GraphResult<MemoryStats> {
+        self.inner.memory_stats(user_id).await
     }
 
     async fn memory(&self, kind: MemoryKind, key: &str) -> GraphResult<Option<MemoryLifecycle>> {

@@ -13,13 +13,14 @@ use serde_json::{Value, json};
 
 const KEY: &str = "mcp-test-key";
 
-const TOOLS: [&str; 7] = [
+const TOOLS: [&str; 8] = [
     "confirm_fact",
     "context",
     "correct_fact",
     "entity_info",
     "explore",
     "list_facts",
+    "memory_stats",
     "remember_fact",
 ];
 
@@ -377,6 +378,7 @@ async fn http_needs_a_key_and_keeps_tenants_apart() {
             "context",
             json!({ "user_id": "alex", "message": "marathon" }),
         ),
+        ("memory_stats", json!({ "user_id": "alex" })),
     ] {
         let refusal = refused(&other, tool, args).await;
         assert_eq!(refusal["code"], "not_found", "{tool}: {refusal}");

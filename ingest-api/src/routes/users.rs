@@ -1,5 +1,6 @@
 //! `PUT /api/users/{user_id}` stores the profile and creates (or renames) the user's
-//! owner Person from the full name; `GET` reads it back.
+//! owner Person from the full name; `GET` reads it back; `GET …/stats` counts the
+//! user's memory; `DELETE` erases the user.
 
 use axum::Json;
 use axum::extract::State;
@@ -73,6 +74,33 @@ pub async fn get(
 ) -> ApiResult<Json<UserView>> {
     let user_id = parse_user_id("user_id", &user_id)?;
     view(&app, &tenant, &user_id).await.map(Json)
+}
+
+/// A user's memory in numbers
+///
+/// How many memories of each kind (Sources, Persons, Concepts, Entities,
+/// relationships, Storylines, Macros, facts) are in each lifecycle state, Sources by
+/// processing status, links by type, orphan nodes, the user's extractions by status,
+/// the text and vectors they store, and the last run of each maintenance job. Every
+/// kind, state and status is present, 0 when there is none. Reading it recalls
+/// nothing.
+#[utoipa::path(get, path = "/api/users/{user_id}/stats", tag = "users",
+    params(("user_id" = String, Path, description = "The user id", min_length = 1,
+        max_length = 128, pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$")),
+    responses(
+        (status = 200, description = "The user's memory in numbers",
+            body = cosmo_shared::stats::UserStats),
+        (status = 404, description = "Not a user of the caller's tenant", body = ErrorBody),
+        (status = 422, description = "The user id is invalid", body = ErrorBody),
+    ))]
+pub async fn stats(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    Path(user_id): Path<String>,
+) -> ApiResult<Json<cosmo_shared::stats::UserStats>> {
+    crate::ops::memory_stats(&app, &tenant, &user_id)
+        .await
+        .map(Json)
 }
 
 /// Erase a user

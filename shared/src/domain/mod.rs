@@ -11,6 +11,7 @@ pub mod raw;
 pub mod retrieval;
 pub mod semantic;
 pub mod source;
+pub mod stats;
 pub mod storyline;
 
 pub use extraction::*;
@@ -20,6 +21,7 @@ pub use memory::*;
 pub use retrieval::*;
 pub use semantic::*;
 pub use source::*;
+pub use stats::*;
 pub use storyline::*;
 
 /// A string that is not one of an enum's names.

@@ -12,8 +12,8 @@ use chrono::{DateTime, Utc};
 use super::GraphResult;
 use crate::domain::{
     Erasure, Fact, FactExplanation, FactFilter, FactWrite, Hit, LifecycleChange, MemoryKind,
-    MemoryLifecycle, Neighbour, NewFact, NoteHit, Relationship, SearchScope, SourceMeta,
-    SourcePassage, Storyline, Target, Weakness,
+    MemoryLifecycle, MemoryStats, Neighbour, NewFact, NoteHit, Relationship, SearchScope,
+    SourceMeta, SourcePassage, Storyline, Target, Weakness,
 };
 
 /// Decides one memory's new lifecycle (and event) from its current one, inside the
@@ -105,6 +105,12 @@ pub trait ReadStore: Send + Sync {
 
     /// The Storylines about a node, newest first.
     async fn storylines_about(&self, anchor_key: &str) -> GraphResult<Vec<Storyline>>;
+
+    /// `user_id`'s memory in numbers ([`MemoryStats`]): their memories by kind and
+    /// state, Sources by status, links, orphan nodes, extraction records by status, and
+    /// the text and vectors they store. Reads every memory of the user once; an unknown
+    /// user has all zeroes.
+    async fn memory_stats(&self, user_id: &str) -> GraphResult<MemoryStats>;
 
     // ---- lifecycle, atomically ----
 

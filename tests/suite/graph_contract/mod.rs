@@ -83,6 +83,8 @@ macro_rules! graph_contract {
                 erasing_the_last_sources_drops_empty_storylines_and_macros,
                 erased_text_is_found_nowhere,
                 erasing_a_user_removes_everything_of_theirs,
+                // memory stats
+                memory_stats_count_what_the_store_holds,
             );
         }
     };

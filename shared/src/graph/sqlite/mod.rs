@@ -28,6 +28,7 @@ mod note_search;
 mod reads;
 mod search;
 mod sources;
+mod stats;
 mod store;
 mod storylines;
 

@@ -19,8 +19,8 @@ use sqlx::sqlite::SqliteRow;
 use super::storylines::storyline_from_row;
 use super::{SqliteGraph, micros, parse};
 use crate::domain::{
-    Hit, LifecycleChange, MemoryKind, MemoryLifecycle, MemoryState, Neighbour, Relationship,
-    SearchScope, SourceMeta, SourcePassage, SourceType, Storyline, Target,
+    Hit, LifecycleChange, MemoryKind, MemoryLifecycle, MemoryState, MemoryStats, Neighbour,
+    Relationship, SearchScope, SourceMeta, SourcePassage, SourceType, Storyline, Target,
 };
 use crate::graph::{GraphResult, LifecycleUpdate, ReadStore};
 
@@ -506,6 +506,10 @@ impl ReadStore for SqliteGraph {
             .iter()
             .map(storyline_from_row)
             .collect::<sqlx::Result<_>>()?)
+    }
+
+    async fn memory_stats(&self, user_id: &str) -> GraphResult<MemoryStats> {
+        self.memory_stats_impl(user_id).await
     }
 
     async fn memory(&self, kind: MemoryKind, key: &str) -> GraphResult<Option<MemoryLifecycle>> {

@@ -18,6 +18,7 @@ mod promotion;
 mod reindex;
 mod retrieval;
 mod sources;
+mod stats;
 mod text_ranking;
 
 pub use access::*;
@@ -38,4 +39,5 @@ pub use promotion::*;
 pub use reindex::*;
 pub use retrieval::*;
 pub use sources::*;
+pub use stats::*;
 pub use text_ranking::*;

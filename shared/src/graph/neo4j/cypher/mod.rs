@@ -18,6 +18,7 @@ pub mod reads;
 pub mod schema;
 pub mod search;
 pub mod sources;
+pub mod stats;
 pub mod storylines;
 pub mod words;
 
@@ -65,6 +66,7 @@ pub fn all() -> Vec<&'static Statement> {
         owner::ALL,
         storylines::ALL,
         reads::ALL,
+        stats::ALL,
         lifecycle::ALL,
         maintenance::ALL,
         search::ALL,

@@ -5,6 +5,7 @@
 //!   `over_fetch` for the Sources of users with many,
 //! * `notes` — note search (`cypher/notes/`), with the Porter stemmer in `porter`,
 //! * `views` — Source metadata, a node's Sources and Storylines, links around nodes,
+//! * `stats` — a user's memory in numbers (`cypher/stats/`),
 //! * `memory` — one memory's lifecycle and atomic read-decide-write updates,
 //! * `facts` — fact writes, under a per-user write lock; `fact_reads` — fact reads,
 //! * `erasure`, `erase_user`, `deletions` — every trace of a Source, a user or a fact.
@@ -18,8 +19,8 @@ use chrono::{DateTime, Utc};
 use super::Neo4jGraph;
 use crate::domain::{
     Erasure, Fact, FactExplanation, FactFilter, FactWrite, Hit, LifecycleChange, MemoryKind,
-    MemoryLifecycle, Neighbour, NewFact, NoteHit, Relationship, SearchScope, SourceMeta,
-    SourcePassage, Storyline, Target, Weakness,
+    MemoryLifecycle, MemoryStats, Neighbour, NewFact, NoteHit, Relationship, SearchScope,
+    SourceMeta, SourcePassage, Storyline, Target, Weakness,
 };
 use crate::graph::{ErasureStore, FactStore, GraphResult, LifecycleUpdate, ReadStore};
 
@@ -33,6 +34,7 @@ mod notes;
 pub(super) mod over_fetch;
 mod porter;
 mod search;
+mod stats;
 
 pub use over_fetch::SearchPaths;
 mod views;
@@ -121,6 +123,10 @@ impl ReadStore for Neo4jGraph {
 
     async fn storylines_about(&self, anchor_key: &str) -> GraphResult<Vec<Storyline>> {
         self.storylines_about_impl(anchor_key).await
+    }
+
+    async fn memory_stats(&self, user_id: &str) -> GraphResult<MemoryStats> {
+        self.memory_stats_impl(user_id).await
     }
 
     async fn memory(&self, kind: MemoryKind, key: &str) -> GraphResult<Option<MemoryLifecycle>> {
