@@ -1,6 +1,8 @@
 //! What a query asks for — a reason (*why*), a time (*when*), a person (*who*), a thing
-//! or a fact (*what*), or none of these (*general*) — so that explore can look for the
-//! evidence such an answer needs (see `route.rs`).
+//! or a fact (*what*), or none of these (*general*). Explore reports it in `routing`
+//! (`route.rs`); it does not yet change the ranking: the strategies tried for *when*
+//! and *why* questions (the earliest report of an event first, signal weights per
+//! intent) did not find more of their evidence in `cosmo-bench retrieval`.
 //!
 //! Two readings, the surer first:
 //! * **The question's form.** An interrogative among its first words decides: "why",

@@ -1,5 +1,5 @@
-//! Routing: what explore does differently for what a query asks (`intent.rs`) and for
-//! the period it names (`period.rs`).
+//! Routing: what a query asks (`intent.rs`, reported) and the period it names
+//! (`period.rs`, searched again).
 //!
 //! * **A named period** ("last week", "in May 2023") — any intent: each signal searches
 //!   the query a second time within the period, as a second pass fused with the first.
