@@ -1,9 +1,9 @@
 """Schemathesis hooks for Cosmo's fuzz pass (`tools/fuzz-api`).
 
-Four rules relate a field to another field of the request or to the clock, which a
+Five rules relate a field to another field of the request or to the clock, which a
 JSON Schema cannot state; the OpenAPI document states them in words:
 
-* `POST /api/explore`: `until` must be after `since`;
+* `POST /api/explore` and `POST /api/context`: `until` must be after `since`;
 * `POST /api/sources`: `ended_at` must not be before `started_at`;
 * `GET /api/admin/usage`: `from` must not be after `to`;
 * `POST /api/admin/jobs/{kind}/run`: `as_of` within 10 years of now.
@@ -17,6 +17,7 @@ import schemathesis
 
 CROSS_FIELD_RULES = {
     ("POST", "/api/explore"): "until",
+    ("POST", "/api/context"): "until",
     ("POST", "/api/sources"): "ended_at",
     ("GET", "/api/admin/usage"): "from",
     ("POST", "/api/admin/jobs/{kind}/run"): "as_of",
