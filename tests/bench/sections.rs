@@ -441,7 +441,6 @@ enqueue itself (see [docs/queue.md](docs/queue.md#pickup-listennotify-on-postgre
 pub fn retrieval(d: &mut String, rows: &[Row], categories: &[Row], intents: &[Row], runs: &[Row]) {
     // The default configuration, and one signal ranking alone (`only-<signal>`, the
     // figure fusion must not fall below); other `--config` runs are for tuning.
-    let default = |r: &&Row| r.get("config").is_none_or(|c| c == "default" || c == "-");
     let find_in = |config: &str, system: &str, embeddings: &str, order: &str| {
         rows.iter().find(|r| {
             r.get("config")
@@ -501,6 +500,18 @@ default retrieval).
         per = num(per_conversation, 0),
     );
     let recall10 = |r: Option<&Row>| r.map_or("–".to_owned(), |r| num(f(r, "recall_at_10"), 3));
+    // A row of a pass without reverse order or a week of nightly jobs.
+    let stateless = |d: &mut String, label: &str, r: &Row| {
+        let _ = writeln!(
+            d,
+            "| {label} | {} | {} | {} | {} | {} | – | – |",
+            num(f(r, "recall_at_5"), 3),
+            num(f(r, "recall_at_10"), 3),
+            num(f(r, "mrr"), 3),
+            ms(f(r, "p50_ms")),
+            ms(f(r, "p95_ms")),
+        );
+    };
     let mut systems = Vec::new();
     if let Some(r) = find("bm25", "", "any") {
         systems.push(("BM25 baseline", "bm25", ""));
@@ -533,15 +544,7 @@ default retrieval).
             recall10(find("cosmo", embeddings, "after_week")),
         );
         if let Some(r) = find("cosmo", embeddings, "unrouted") {
-            let _ = writeln!(
-                d,
-                "| {label}, without intent routing | {} | {} | {} | {} | {} | – | – |",
-                num(f(r, "recall_at_5"), 3),
-                num(f(r, "recall_at_10"), 3),
-                num(f(r, "mrr"), 3),
-                ms(f(r, "p50_ms")),
-                ms(f(r, "p95_ms")),
-            );
+            stateless(d, &format!("{label}, without intent routing"), r);
         }
     }
     for (label, signal, embeddings) in [
@@ -557,53 +560,12 @@ default retrieval).
             "local",
         ),
     ] {
-        let Some(r) = find_in(&format!("only-{signal}"), "cosmo", embeddings, "forward") else {
-            continue;
-        };
-        let _ = writeln!(
-            d,
-            "| {label} | {} | {} | {} | {} | {} | – | – |",
-            num(f(r, "recall_at_5"), 3),
-            num(f(r, "recall_at_10"), 3),
-            num(f(r, "mrr"), 3),
-            ms(f(r, "p50_ms")),
-            ms(f(r, "p95_ms")),
-        );
-    }
-    d.push_str(
-        "\nRecall@10 by question category (forward order; questions in brackets):\n\n| system |",
-    );
-    let count = |category: &str| {
-        categories
-            .iter()
-            .find(|r| s(r, "system") == "bm25" && s(r, "category") == category)
-            .map_or("?", |r| s(r, "questions"))
-    };
-    let names = ["single-hop", "temporal", "multi-hop", "open", "dated"];
-    for c in names {
-        let _ = write!(d, " {c} ({}) |", count(c));
-    }
-    d.push_str("\n|---|---:|---:|---:|---:|---:|\n");
-    for (label, system, embeddings) in systems.iter().copied() {
-        for (order, suffix) in [("forward", ""), ("unrouted", ", without routing")] {
-            let of = |c: &str| {
-                categories.iter().filter(default).find(|r| {
-                    s(r, "system") == system
-                        && (system == "bm25" || s(r, "embeddings") == embeddings)
-                        && (system == "bm25" || s(r, "order") == order)
-                        && s(r, "category") == c
-                })
-            };
-            if (system == "bm25" && order == "unrouted") || of("single-hop").is_none() {
-                continue;
-            }
-            let _ = write!(d, "| {label}{suffix} |");
-            for c in names {
-                let _ = write!(d, " {} |", recall10(of(c)));
-            }
-            d.push('\n');
+        if let Some(r) = find_in(&format!("only-{signal}"), "cosmo", embeddings, "forward") {
+            stateless(d, label, r);
         }
     }
+    d.push_str("\nRecall@10 by question category (forward order; questions in brackets):\n\n");
+    grouped(d, &systems, categories, "category", &CATEGORIES, false);
     let _ = write!(
         d,
         "
@@ -612,48 +574,16 @@ every other wording — what, which, where, how), recall@10 and MRR, forward ord
 *without routing* is the same store and questions with `retrieval.intent_routing =
 false`, in the same run:
 
-| system |"
+"
     );
-    let count = |intent: &str| {
-        intents
-            .iter()
-            .find(|r| s(r, "system") == "bm25" && s(r, "intent") == intent)
-            .map_or("?", |r| s(r, "questions"))
-    };
-    let names = ["when", "why", "who", "what"];
-    for i in names {
-        let _ = write!(d, " {i} ({}) recall@10 | MRR |", count(i));
-    }
-    d.push_str("\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (label, system, embeddings) in &systems {
-        for (order, suffix) in [("forward", ""), ("unrouted", ", without routing")] {
-            if *system == "bm25" && order == "unrouted" {
-                continue;
-            }
-            let of = |i: &str| {
-                intents.iter().filter(default).find(|r| {
-                    s(r, "system") == *system
-                        && (*system == "bm25" || s(r, "embeddings") == *embeddings)
-                        && (*system == "bm25" || s(r, "order") == order)
-                        && s(r, "intent") == i
-                })
-            };
-            if of("what").is_none() {
-                continue;
-            }
-            let _ = write!(d, "| {label}{suffix} |");
-            for i in names {
-                let row = of(i);
-                let _ = write!(
-                    d,
-                    " {} | {} |",
-                    recall10(row),
-                    row.map_or("–".to_owned(), |r| num(f(r, "mrr"), 3))
-                );
-            }
-            d.push('\n');
-        }
-    }
+    grouped(
+        d,
+        &systems,
+        intents,
+        "intent",
+        &["when", "why", "who", "what"],
+        true,
+    );
     let _ = write!(
         d,
         "
@@ -674,4 +604,59 @@ make tuning runs quick.
         per = num(per_conversation, 0),
         chance = num((1000.0 / per_conversation).min(100.0), 0),
     );
+}
+
+const CATEGORIES: [&str; 5] = ["single-hop", "temporal", "multi-hop", "open", "dated"];
+
+/// A table of recall@10 (and MRR when `mrr`) by group (`key` = each of `names`, its
+/// question count from BM25's rows in the header): a row per system, forward order,
+/// then Cosmo's with routing off.
+fn grouped(
+    d: &mut String,
+    systems: &[(&str, &str, &str)],
+    rows: &[Row],
+    key: &str,
+    names: &[&str],
+    mrr: bool,
+) {
+    d.push_str("| system |");
+    for name in names {
+        let count = rows
+            .iter()
+            .find(|r| s(r, "system") == "bm25" && s(r, key) == *name)
+            .map_or("?", |r| s(r, "questions"));
+        if mrr {
+            let _ = write!(d, " {name} ({count}) recall@10 | MRR |");
+        } else {
+            let _ = write!(d, " {name} ({count}) |");
+        }
+    }
+    let columns = names.len() * if mrr { 2 } else { 1 };
+    let _ = writeln!(d, "\n|---|{}", "---:|".repeat(columns));
+    let cell =
+        |row: Option<&Row>, figure: &str| row.map_or("–".to_owned(), |r| num(f(r, figure), 3));
+    for &(label, system, embeddings) in systems {
+        for (order, suffix) in [("forward", ""), ("unrouted", ", without routing")] {
+            let of = |name: &str| {
+                rows.iter().find(|r| {
+                    r.get("config").is_none_or(|c| c == "default" || c == "-")
+                        && s(r, "system") == system
+                        && (system == "bm25" || s(r, "embeddings") == embeddings)
+                        && (system == "bm25" || s(r, "order") == order)
+                        && s(r, key) == name
+                })
+            };
+            if (system == "bm25" && order == "unrouted") || of(names[0]).is_none() {
+                continue;
+            }
+            let _ = write!(d, "| {label}{suffix} |");
+            for name in names {
+                let _ = write!(d, " {} |", cell(of(name), "recall_at_10"));
+                if mrr {
+                    let _ = write!(d, " {} |", cell(of(name), "mrr"));
+                }
+            }
+            d.push('\n');
+        }
+    }
 }
