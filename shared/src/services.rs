@@ -19,7 +19,7 @@ use crate::llm::counted::Counted;
 use crate::llm::minilm::MiniLmEmbedder;
 use crate::llm::offline::OfflineModel;
 use crate::llm::openai::OpenAiProvider;
-use crate::llm::{Embedder, EntityExtractor, NoteTaker, SourceProcessor, Summarizer};
+use crate::llm::{CauseFinder, Embedder, EntityExtractor, NoteTaker, SourceProcessor, Summarizer};
 use crate::queue::{JobKind, JobQueue};
 use crate::usage::{Meter, UsageLedger};
 
@@ -31,6 +31,7 @@ pub struct Models {
     pub extractor: Arc<dyn EntityExtractor>,
     pub note_taker: Arc<dyn NoteTaker>,
     pub summarizer: Arc<dyn Summarizer>,
+    pub causes: Arc<dyn CauseFinder>,
     pub embedder: Arc<dyn Embedder>,
 }
 
@@ -69,6 +70,7 @@ impl Models {
             extractor: pick!(extraction: EntityExtractor),
             note_taker: pick!(notes: NoteTaker),
             summarizer: pick!(summaries: Summarizer),
+            causes: pick!(causes: CauseFinder),
             embedder: match local {
                 Some(local) => Counted::<dyn Embedder>::new(local, "local", "embeddings"),
                 None => pick!(embeddings: Embedder),
@@ -84,6 +86,7 @@ impl Models {
             extractor: Counted::<dyn EntityExtractor>::new(model.clone(), "offline", "extraction"),
             note_taker: Counted::<dyn NoteTaker>::new(model.clone(), "offline", "notes"),
             summarizer: Counted::<dyn Summarizer>::new(model.clone(), "offline", "summaries"),
+            causes: Counted::<dyn CauseFinder>::new(model.clone(), "offline", "causes"),
             embedder: Counted::<dyn Embedder>::new(model, "offline", "embeddings"),
         }
     }

@@ -51,6 +51,9 @@ pub struct MaintenanceRuns {
     #[serde(rename = "consolidate-episodic")]
     #[schema(required = true)]
     pub consolidate_episodic: Option<LastRun>,
+    #[serde(rename = "infer-causal-links")]
+    #[schema(required = true)]
+    pub infer_causal_links: Option<LastRun>,
 }
 
 impl MaintenanceRuns {
@@ -66,6 +69,7 @@ impl MaintenanceRuns {
             JobKind::ConsolidateDescriptions => Some(&mut self.consolidate_descriptions),
             JobKind::CleanupNotes => Some(&mut self.cleanup_notes),
             JobKind::ConsolidateEpisodic => Some(&mut self.consolidate_episodic),
+            JobKind::InferCausalLinks => Some(&mut self.infer_causal_links),
         }
     }
 }

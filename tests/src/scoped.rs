@@ -1,13 +1,15 @@
 //! A graph store seen through one test's key space. Tests sharing a server (Neo4j) each
 //! use user ids with their own suffix. The only trait methods scoped by neither a key nor
 //! a user are the reconciler's global scans (`stuck_sources`, `stuck_extractions`,
-//! `stale_index`); their results are filtered to the suffix here, so every case sees
+//! `stale_index`) and the causal job's (`causal_candidates`); their results are filtered
+//! to the suffix here, so every case sees
 //! what it would on a store of its own. Everything else is forwarded unchanged.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use cosmo_shared::domain::{CausalCandidate, NewCausalLink, SourceLink};
 use cosmo_shared::domain::{
     Erasure, Fact, FactExplanation, FactFilter, FactWrite, Hit, Neighbour, NewFact, NoteHit,
     SearchScope, SourceMeta, SourcePassage, Target, Weakness,
@@ -25,8 +27,8 @@ use cosmo_shared::graph::maintenance::{
     StorylineCandidateAnchor, StorylineRules, decay_page_by_parts,
 };
 use cosmo_shared::graph::{
-    DecayPage, ErasureStore, FactStore, GraphResult, GraphStore, LifecycleUpdate, ReadStore,
-    StorylineCandidate,
+    DecayPage, ErasureStore, FactStore, GraphResult, GraphStore, LifecycleUpdate, LinkStore,
+    ReadStore, StorylineCandidate,
 };
 use cosmo_shared::lifecycle::LifecycleParams;
 
@@ -612,5 +614,43 @@ impl ErasureStore for ScopedGraph {
 
     async fn erase_fact(&self, fact_id: &str) -> GraphResult<Option<Erasure>> {
         self.inner.erase_fact(fact_id).await
+    }
+}
+
+#[async_trait]
+impl LinkStore for ScopedGraph {
+    async fn link_temporal(
+        &self,
+        entity_key: &str,
+        thread_key: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        self.inner.link_temporal(entity_key, thread_key, at).await
+    }
+
+    async fn causal_candidates(
+        &self,
+        after: Option<&str>,
+        window: usize,
+        limit: usize,
+    ) -> GraphResult<Vec<CausalCandidate>> {
+        let all = self
+            .inner
+            .causal_candidates(after, window, EVERYTHING)
+            .await?;
+        Ok(self.own(all, |c| &c.user_id, limit))
+    }
+
+    async fn save_causal(
+        &self,
+        effect_key: &str,
+        links: &[NewCausalLink],
+        at: DateTime<Utc>,
+    ) -> GraphResult<u64> {
+        self.inner.save_causal(effect_key, links, at).await
+    }
+
+    async fn source_links(&self, keys: &[String]) -> GraphResult<Vec<SourceLink>> {
+        self.inner.source_links(keys).await
     }
 }

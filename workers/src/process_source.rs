@@ -1,7 +1,7 @@
 //! `process-source` (Phase 1): type-specific cleanup, then summary + keywords + tags in
 //! one structured model call, embeddings of the summary and of the content's passages
-//! (one call), the in-place update, and the owner's extraction (plus any extraction a
-//! participant asked for meanwhile).
+//! (one call), the in-place update, the Source's `temporal` links in its thread, and
+//! the owner's extraction (plus any extraction a participant asked for meanwhile).
 //!
 //! A Source already processed whose index another embedder made (its fingerprint is
 //! not the configured one, or it has none: processed by an earlier version) is
@@ -10,7 +10,9 @@
 
 use cosmo_shared::cleanup::{self, passages};
 use cosmo_shared::domain::raw::RawContent;
-use cosmo_shared::domain::{ExtractionStatus, Passage, ProcessedContent, ProcessingStatus, Source};
+use cosmo_shared::domain::{
+    ExtractionStatus, Passage, ProcessedContent, ProcessingStatus, Source, thread_key,
+};
 use cosmo_shared::pipeline;
 use cosmo_shared::queue::payloads::ProcessSource;
 use cosmo_shared::services::Services;
@@ -54,6 +56,12 @@ pub async fn run(svc: &Services, job: &ProcessSource, request_id: Option<String>
         }
         info!(entity_key = %key, passages = passages.len(), embedded_with = %fingerprint,
             previous = source.embedded_with.as_deref().unwrap_or("none"), "source re-indexed");
+    }
+    // Its place in its thread (idempotent: a retry or a re-run finds it placed).
+    if let Some(thread) = thread_key(&source) {
+        svc.graph
+            .link_temporal(key, &thread, svc.clock.now())
+            .await?;
     }
     // Whether just processed, re-indexed or processed earlier: make sure the owner's
     // extraction and every participant's unfinished one are queued (a participant who

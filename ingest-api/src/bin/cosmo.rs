@@ -49,7 +49,8 @@ enum Command {
     /// `--as-of` in the past; tests: in the future).
     RunJob {
         /// decay, promote-storylines, refresh-storylines, promote-macros, refresh-macros,
-        /// consolidate-descriptions, cleanup-notes, consolidate-episodic, reconcile.
+        /// consolidate-descriptions, cleanup-notes, consolidate-episodic,
+        /// infer-causal-links, reconcile.
         kind: String,
         /// The job's "now" (RFC 3339); default: the clock.
         #[arg(long)]

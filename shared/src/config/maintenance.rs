@@ -19,6 +19,7 @@ pub struct SchedulerConfig {
     pub refresh_storylines: String,
     pub consolidate_descriptions: String,
     pub cleanup_notes: String,
+    pub infer_causal_links: String,
     pub promote_macros: String,
     pub refresh_macros: String,
 }
@@ -35,6 +36,7 @@ impl Default for SchedulerConfig {
             refresh_storylines: "0 30 3 * * *".into(),
             consolidate_descriptions: "0 45 3 * * *".into(),
             cleanup_notes: "0 0 4 * * *".into(),
+            infer_causal_links: "0 30 4 * * *".into(),
             promote_macros: "0 0 2 * * Sun".into(),
             refresh_macros: "0 30 2 * * Sun".into(),
         }
@@ -52,6 +54,7 @@ impl SchedulerConfig {
             ("refresh-storylines", &self.refresh_storylines),
             ("consolidate-descriptions", &self.consolidate_descriptions),
             ("cleanup-notes", &self.cleanup_notes),
+            ("infer-causal-links", &self.infer_causal_links),
             ("promote-macros", &self.promote_macros),
             ("refresh-macros", &self.refresh_macros),
         ]
@@ -128,6 +131,15 @@ pub struct MaintenanceConfig {
     pub episodic_anchor_min_sources: usize,
     /// Clusters / faded Sources consolidated per run.
     pub episodic_limit: usize,
+    /// Causal links (`infer-causal-links`): a Source's causes are looked for among this
+    /// many Sources just before it in its thread (1 to 8)…
+    pub causal_window: usize,
+    /// …for this many Sources a batch (each one model call)…
+    pub causal_batch_size: usize,
+    /// …and at most this many Sources a run (the rest wait for the next night).
+    pub causal_limit: usize,
+    /// The confidence a causal link is written with.
+    pub causal_confidence: f64,
 }
 
 impl Default for MaintenanceConfig {
@@ -149,6 +161,10 @@ impl Default for MaintenanceConfig {
             episodic_anchor_share: 0.5,
             episodic_anchor_min_sources: 10,
             episodic_limit: 100,
+            causal_window: 3,
+            causal_batch_size: 50,
+            causal_limit: 5000,
+            causal_confidence: 0.7,
         }
     }
 }
@@ -170,6 +186,19 @@ impl MaintenanceConfig {
         anyhow::ensure!(
             self.episodic_anchor_min_sources >= 1,
             "maintenance.episodic_anchor_min_sources must be at least 1"
+        );
+        anyhow::ensure!(
+            (1..=crate::graph::links::MAX_CAUSAL_WINDOW).contains(&self.causal_window),
+            "maintenance.causal_window must be from 1 to {}",
+            crate::graph::links::MAX_CAUSAL_WINDOW
+        );
+        anyhow::ensure!(
+            self.causal_batch_size >= 1,
+            "maintenance.causal_batch_size must be at least 1"
+        );
+        anyhow::ensure!(
+            self.causal_confidence > 0.0 && self.causal_confidence <= 1.0,
+            "maintenance.causal_confidence must be in (0, 1]"
         );
         Ok(())
     }

@@ -41,6 +41,8 @@ pub struct ProvidersConfig {
     pub notes: Provider,
     /// Storyline/Macro descriptions and consolidation.
     pub summaries: Provider,
+    /// Causal links between Sources (`infer-causal-links`).
+    pub causes: Provider,
     pub embeddings: Provider,
 }
 
@@ -58,6 +60,7 @@ pub struct OpenAiConfig {
     pub summaries_model: String,
     /// Used for consolidations with fewer than three notes (seed 001's cost advice).
     pub cheap_summaries_model: String,
+    pub causes_model: String,
     pub embedding_model: String,
     /// Per request.
     pub timeout_secs: u64,
@@ -97,6 +100,7 @@ impl Default for ProvidersConfig {
             extraction: Provider::Offline,
             notes: Provider::Offline,
             summaries: Provider::Offline,
+            causes: Provider::Offline,
             embeddings: Provider::Offline,
         }
     }
@@ -112,6 +116,7 @@ impl Default for OpenAiConfig {
             notes_model: "gpt-4.1-mini".into(),
             summaries_model: "gpt-4.1-mini".into(),
             cheap_summaries_model: "gpt-4.1-nano".into(),
+            causes_model: "gpt-4.1-mini".into(),
             embedding_model: "text-embedding-3-small".into(),
             timeout_secs: 120,
             malformed_retries: 2,
@@ -144,6 +149,7 @@ impl ModelsConfig {
             p.extraction,
             p.notes,
             p.summaries,
+            p.causes,
             p.embeddings,
         ]
         .contains(&Provider::Openai)
@@ -176,6 +182,7 @@ impl ModelsConfig {
             ("extraction", p.extraction),
             ("notes", p.notes),
             ("summaries", p.summaries),
+            ("causes", p.causes),
         ] {
             anyhow::ensure!(
                 provider != Provider::Local,

@@ -38,6 +38,11 @@ pub struct RetrievalConfig {
     /// Read what each query asks for (why, when, who, what) and the period it names,
     /// and search accordingly (`retrieval::route`); `false` ranks every query alike.
     pub intent_routing: bool,
+    /// Why- and when-routes (`retrieval::chain`): the Sources that caused a query's best
+    /// `chain_seeds` matches are lifted by up to `chain_weight` (added to the weighted
+    /// mean of the other signals; 0 turns the chains off).
+    pub chain_seeds: usize,
+    pub chain_weight: f64,
 }
 
 impl Default for RetrievalConfig {
@@ -53,6 +58,8 @@ impl Default for RetrievalConfig {
             context_budget_tokens: 500,
             context_shares: ContextShares::default(),
             intent_routing: true,
+            chain_seeds: 5,
+            chain_weight: 0.5,
         }
     }
 }
@@ -81,6 +88,14 @@ impl RetrievalConfig {
         anyhow::ensure!(
             self.seed_nodes <= 100,
             "retrieval.seed_nodes must be at most 100"
+        );
+        anyhow::ensure!(
+            self.chain_seeds <= 100,
+            "retrieval.chain_seeds must be at most 100"
+        );
+        anyhow::ensure!(
+            self.chain_weight.is_finite() && (0.0..=10.0).contains(&self.chain_weight),
+            "retrieval.chain_weight must be from 0 to 10"
         );
         anyhow::ensure!(
             (1..=16_000).contains(&self.context_budget_tokens),
@@ -130,6 +145,7 @@ impl RetrievalConfig {
             vector: self.vector_weight,
             text: self.text_weight,
             graph: self.graph_weight,
+            chain: self.chain_weight,
         }
     }
 }

@@ -117,6 +117,10 @@ impl ExtractionCounts {
 pub struct LinkCounts {
     /// `mentions` links from Sources to the user's nodes, made by their extractions.
     pub mentions: u64,
+    /// Links from one of the user's Sources to the next of its thread.
+    pub temporal: u64,
+    /// Cause-to-effect links between the user's Sources.
+    pub causal: u64,
     /// Relationships between the user's nodes by `relationship_type` (e.g.
     /// `works_with`), every state; only types the user has.
     pub relationships_by_type: BTreeMap<String, u64>,

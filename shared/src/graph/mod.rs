@@ -17,6 +17,7 @@ use crate::domain::{
     SourceRef, SourceWrite, Storyline,
 };
 
+pub mod links;
 pub mod maintenance;
 pub mod neo4j;
 pub mod read;
@@ -24,6 +25,7 @@ pub mod snapshot;
 pub mod sqlite;
 pub mod text_rank;
 
+pub use links::LinkStore;
 pub use maintenance::{DecayPage, MaintenanceStore};
 pub use read::{ErasureStore, FactStore, LifecycleUpdate, ReadStore};
 
@@ -57,10 +59,10 @@ pub struct StorylineCandidate {
 
 /// Everything a graph store does: the pipeline's operations here, the maintenance jobs'
 /// in [`MaintenanceStore`], the read side's in [`ReadStore`], [`FactStore`] and
-/// [`ErasureStore`].
+/// [`ErasureStore`], the links between Sources in [`LinkStore`].
 #[async_trait]
 pub trait GraphStore:
-    MaintenanceStore + ReadStore + FactStore + ErasureStore + Send + Sync + std::fmt::Debug
+    MaintenanceStore + ReadStore + FactStore + ErasureStore + LinkStore + Send + Sync + std::fmt::Debug
 {
     /// `sqlite` or `neo4j`, for logs and health checks.
     fn backend(&self) -> &'static str;

@@ -9,13 +9,13 @@ use std::time::Instant;
 use async_trait::async_trait;
 
 use super::{
-    AgentAction, Embedder, EntityExtractor, ExtractedEntity, ExtractionContext, LlmResult,
-    NoteTaker, SourceFacts, SourceProcessor, Summarizer, SummaryTask,
+    AgentAction, CauseFinder, Embedder, EntityExtractor, ExtractedEntity, ExtractionContext,
+    FoundCause, LlmResult, NoteTaker, SourceFacts, SourceProcessor, Summarizer, SummaryTask,
 };
 use crate::domain::SourceType;
 
 /// `inner`, counted as `provider` (`offline`, `openai`, `local`) doing `task`
-/// (`processing`, `extraction`, `notes`, `summaries`, `embeddings`).
+/// (`processing`, `extraction`, `notes`, `summaries`, `causes`, `embeddings`).
 #[derive(Debug)]
 pub struct Counted<M: ?Sized> {
     inner: Arc<M>,
@@ -86,6 +86,13 @@ impl Summarizer for Counted<dyn Summarizer> {
         inputs: &[String],
     ) -> LlmResult<String> {
         self.call(self.inner.summarize(task, current, inputs)).await
+    }
+}
+
+#[async_trait]
+impl CauseFinder for Counted<dyn CauseFinder> {
+    async fn find_causes(&self, effect: &str, earlier: &[String]) -> LlmResult<Vec<FoundCause>> {
+        self.call(self.inner.find_causes(effect, earlier)).await
     }
 }
 

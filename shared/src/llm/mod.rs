@@ -8,6 +8,7 @@
 //! * [`NoteTaker`] — Phase 2 Step 4: the note-taking agent; its tool calls come back as
 //!   [`AgentAction`]s and are applied in one transaction, never half-way.
 //! * [`Summarizer`] — Storyline/Macro descriptions and consolidation.
+//! * [`CauseFinder`] — which earlier Sources of a thread caused what a Source tells.
 //! * [`Embedder`] — vectors for Sources, nodes, Storylines, Macros.
 //!
 //! Every call reports its token [`Usage`]; [`counted`] counts calls, tokens and errors
@@ -200,6 +201,23 @@ pub trait Summarizer: Send + Sync + std::fmt::Debug {
 pub trait Embedder: Send + Sync + std::fmt::Debug {
     fn dimensions(&self) -> usize;
     async fn embed(&self, texts: &[String]) -> LlmResult<Vec<Vec<f32>>>;
+}
+
+/// An earlier Source that caused (or explains) what a later one tells.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FoundCause {
+    /// Index into the earlier Sources the finder was given.
+    pub earlier: usize,
+    /// The sentence of the later Source that names the cause.
+    pub sentence: String,
+}
+
+#[async_trait]
+pub trait CauseFinder: Send + Sync + std::fmt::Debug {
+    /// Which of `earlier` (the texts of the Sources just before `effect` in its thread,
+    /// nearest first) caused or explain something `effect` tells, each with the
+    /// sentence of `effect` that says so; none when it names no cause among them.
+    async fn find_causes(&self, effect: &str, earlier: &[String]) -> LlmResult<Vec<FoundCause>>;
 }
 
 /// Rough token count (≈ 4 characters a token) for providers that do not report one.

@@ -34,6 +34,7 @@ pub enum JobKind {
     ConsolidateDescriptions,
     CleanupNotes,
     ConsolidateEpisodic,
+    InferCausalLinks,
 }
 
 string_enum!(JobKind {
@@ -48,6 +49,7 @@ string_enum!(JobKind {
     ConsolidateDescriptions = "consolidate-descriptions",
     CleanupNotes = "cleanup-notes",
     ConsolidateEpisodic = "consolidate-episodic",
+    InferCausalLinks = "infer-causal-links",
 });
 
 impl JobKind {
@@ -128,6 +130,7 @@ pub struct JobsConfig {
     pub consolidate_descriptions: JobSettings,
     pub cleanup_notes: JobSettings,
     pub consolidate_episodic: JobSettings,
+    pub infer_causal_links: JobSettings,
 }
 
 impl Default for JobsConfig {
@@ -148,6 +151,7 @@ impl Default for JobsConfig {
             consolidate_descriptions: JobSettings::new(5, 60, 3600, 1),
             cleanup_notes: JobSettings::new(5, 60, 3600, 1),
             consolidate_episodic: JobSettings::new(5, 60, 3600, 1),
+            infer_causal_links: JobSettings::new(5, 60, 3600, 1),
         }
     }
 }
@@ -166,11 +170,12 @@ impl JobsConfig {
             JobKind::ConsolidateDescriptions => &self.consolidate_descriptions,
             JobKind::CleanupNotes => &self.cleanup_notes,
             JobKind::ConsolidateEpisodic => &self.consolidate_episodic,
+            JobKind::InferCausalLinks => &self.infer_causal_links,
         }
     }
 
     /// Every kind's settings, for bulk changes (`workers --concurrency`, tests).
-    pub fn all_mut(&mut self) -> [&mut JobSettings; 11] {
+    pub fn all_mut(&mut self) -> [&mut JobSettings; 12] {
         [
             &mut self.process_source,
             &mut self.extract_entities,
@@ -183,6 +188,7 @@ impl JobsConfig {
             &mut self.consolidate_descriptions,
             &mut self.cleanup_notes,
             &mut self.consolidate_episodic,
+            &mut self.infer_causal_links,
         ]
     }
 

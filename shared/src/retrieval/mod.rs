@@ -25,6 +25,7 @@ use crate::graph::GraphError;
 use crate::llm::LlmError;
 use crate::services::Services;
 
+mod chain;
 pub mod context;
 mod evidence;
 mod explore;
@@ -94,7 +95,16 @@ impl Loaded {
             Self::Macro(m) => m.user_id == user,
             Self::Fact(f) => f.user_id == user && f.is_active,
         };
+        // A Source reached by a link, not a search, is held to the period here.
+        let in_period = match self {
+            Self::Source(s) => {
+                let at = s.started_at.unwrap_or(s.lifecycle.created_at);
+                scope.since.is_none_or(|t| at >= t) && scope.until.is_none_or(|t| at < t)
+            }
+            _ => true,
+        };
         owner_ok
+            && in_period
             && (scope.include_archived
                 || self.lifecycle().state != crate::domain::MemoryState::Archived)
     }
@@ -196,7 +206,14 @@ pub(crate) async fn rank_target(
             }
         }
     }
-    let fused = rank::fuse(&lists, passes, &cfg.weights());
+    let mut fused = rank::fuse(&lists, passes, &cfg.weights());
+    if target == Target::Source
+        && cfg.chain_weight > 0.0
+        && let Some(chain) = chain::list(svc, queries, &fused).await?
+    {
+        lists.push(chain);
+        fused = rank::fuse(&lists, passes, &cfg.weights());
+    }
     let mut ranked: Vec<(f64, Why, Loaded)> = Vec::new();
     // The `limit`-th best final score so far: a candidate whose relevance cannot reach
     // it even at full importance is not loaded (candidates come by relevance).

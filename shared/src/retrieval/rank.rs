@@ -41,6 +41,9 @@ pub enum Signal {
     Text,
     /// Linked to the query's best-matching nodes.
     Graph,
+    /// A Source that caused one of the query's best matches (why- and when-routes,
+    /// `chain.rs`): it adds to a memory's relevance, it is not averaged in.
+    Chain,
 }
 
 /// The weight of each signal in a memory's relevance.
@@ -49,6 +52,7 @@ pub struct Weights {
     pub vector: f64,
     pub text: f64,
     pub graph: f64,
+    pub chain: f64,
 }
 
 impl Weights {
@@ -57,9 +61,11 @@ impl Weights {
             Signal::Vector => self.vector,
             Signal::Text => self.text,
             Signal::Graph => self.graph,
+            Signal::Chain => self.chain,
         }
     }
 
+    /// What the weighted mean divides by; the chain's weight is a bonus, not a part.
     fn total(&self) -> f64 {
         self.vector + self.text + self.graph
     }
@@ -219,6 +225,7 @@ mod tests {
         vector: 1.0,
         text: 1.0,
         graph: 1.0,
+        chain: 1.0,
     };
 
     /// A list; `every` lists every match (its floor is 0).
@@ -292,6 +299,7 @@ mod tests {
             vector: 0.3,
             text: 1.0,
             graph: 0.1,
+            chain: 0.5,
         };
         let fused = fuse(&lists, 1, &weights);
         assert_eq!(order(&fused)[0], "top", "{fused:#?}");
@@ -315,18 +323,44 @@ mod tests {
             vector: 1.0,
             text: 3.0,
             graph: 0.0,
+            chain: 0.0,
         };
         assert_eq!(order(&fuse(&lists, 1, &text_heavy)), ["t", "v"]);
         let vector_heavy = Weights {
             vector: 3.0,
             text: 1.0,
             graph: 0.0,
+            chain: 0.0,
         };
         assert_eq!(order(&fuse(&lists, 1, &vector_heavy)), ["v", "t"]);
 
         // Found by the first of two queries only: half the relevance.
         let two = fuse(&[list(Signal::Text, &[("t", 5.0)], true)], 2, &EQUAL);
         assert!((two[0].relevance - 1.0 / 6.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_chain_lifts_what_it_lists_and_leaves_the_rest_as_it_was() {
+        let searched = [
+            list(
+                Signal::Text,
+                &[("effect", 4.0), ("other", 2.0), ("cause", 1.0)],
+                true,
+            ),
+            list(Signal::Vector, &[("other", 0.5), ("effect", 0.4)], true),
+        ];
+        let before = fuse(&searched, 1, &EQUAL);
+        let mut with_chain = searched.to_vec();
+        with_chain.push(list(Signal::Chain, &[("cause", 0.7)], true));
+        let after = fuse(&with_chain, 1, &EQUAL);
+        let relevance =
+            |fused: &[Fused], key: &str| fused.iter().find(|f| f.key == key).unwrap().relevance;
+        for key in ["effect", "other"] {
+            assert_eq!(relevance(&before, key), relevance(&after, key), "{key}");
+        }
+        // The chain adds its weight over what the other signals' mean divides by.
+        let lift = relevance(&after, "cause") - relevance(&before, "cause");
+        assert!((lift - 1.0 / 3.0).abs() < 1e-12, "{lift}");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use cosmo_shared::db::Db;
 use cosmo_shared::domain::SourceWrite;
 use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::job_runs::JobRun;
+use cosmo_shared::queue::JobKind;
 use cosmo_shared::retrieval::rank::Signal;
 use cosmo_shared::services::Services;
 use cosmo_workers::dispatch::Dispatcher;
@@ -23,7 +24,7 @@ use super::Corpus;
 use crate::stores;
 
 /// Bump when ingestion changes in a way a kept snapshot cannot know about.
-const SNAPSHOT_VERSION: u32 = 1;
+const SNAPSHOT_VERSION: u32 = 2;
 
 /// How every store of a run is configured.
 #[derive(Debug, Clone, Default)]
@@ -59,6 +60,7 @@ impl Setup {
                 weight(Signal::Text),
                 weight(Signal::Graph),
             );
+            r.chain_weight = 0.0;
         }
         if self.unrouted {
             config.retrieval.intent_routing = false;
@@ -219,12 +221,18 @@ pub async fn snapshot(
 }
 
 /// Each conversation for its first speaker, both speakers as participants, every
-/// session a `conversation` Source processed and extracted in-process.
+/// session a `conversation` Source processed and extracted in-process; then the night's
+/// `infer-causal-links` (the only nightly job whose work the questions need the same
+/// morning: the rest run in the week of nights).
 async fn ingest(svc: &Services, corpus: &Corpus) -> anyhow::Result<Vec<Vec<String>>> {
     let mut keys = Vec::new();
     for c in &corpus.conversations {
         keys.push(ingest_conversation(svc, c, &c.a.user_id(), &c.b.user_id()).await?);
     }
+    Dispatcher::new(svc.clone())
+        .run_periodic(JobKind::InferCausalLinks, svc.clock.now(), None)
+        .await
+        .map_err(|e| anyhow::anyhow!("infer-causal-links: {}", e.message))?;
     Ok(keys)
 }
 

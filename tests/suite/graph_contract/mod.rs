@@ -85,6 +85,10 @@ macro_rules! graph_contract {
                 erasing_a_user_removes_everything_of_theirs,
                 // memory stats
                 memory_stats_count_what_the_store_holds,
+                // links between Sources
+                temporal_links_chain_a_thread_once_in_event_order,
+                causal_links_are_written_once_from_waiting_sources,
+                erasing_a_source_takes_its_links_and_closes_its_thread,
             );
         }
     };

@@ -43,6 +43,7 @@ macro_rules! on_every_backend {
     };
 }
 
+mod chains;
 mod memories;
 mod quality;
 mod routing;

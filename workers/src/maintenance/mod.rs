@@ -13,6 +13,7 @@ use cosmo_shared::services::Services;
 use crate::error::JobResult;
 use crate::metering::Metered;
 
+pub mod causal;
 pub mod consolidate;
 pub mod decay;
 pub mod episodic;
@@ -29,6 +30,7 @@ pub async fn run(svc: &Services, kind: JobKind, as_of: DateTime<Utc>) -> JobResu
         JobKind::ConsolidateDescriptions => consolidate::descriptions(svc, as_of).await,
         JobKind::CleanupNotes => consolidate::cleanup_notes(svc, as_of).await,
         JobKind::ConsolidateEpisodic => episodic::run(svc, as_of).await,
+        JobKind::InferCausalLinks => causal::run(svc, as_of).await,
         other => Err(crate::error::JobError::permanent(format!(
             "{other} is not a maintenance job"
         ))),

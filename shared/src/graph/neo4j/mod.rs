@@ -24,6 +24,7 @@ mod episodic;
 mod extraction;
 mod hierarchy;
 mod lifecycle;
+mod links;
 mod maintenance;
 mod read_side;
 mod reads;

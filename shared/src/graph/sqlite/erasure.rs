@@ -236,7 +236,9 @@ async fn erase_source_in(tx: &mut Tx, key: &str, at: i64, out: &mut Erasure) -> 
     .rows_affected();
     delete_fact_chains(tx, &facts, out).await?;
 
-    // The Source; its links go with it (foreign keys), its index entries by trigger.
+    // Its thread closes over the gap. The Source; its links go with it (foreign keys),
+    // its index entries by trigger.
+    super::links::bridge_temporal(tx, key, at).await?;
     out.sources += sqlx::query("DELETE FROM sources WHERE entity_key = $1")
         .bind(key)
         .execute(&mut **tx)

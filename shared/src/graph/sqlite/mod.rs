@@ -23,6 +23,7 @@ mod extraction;
 mod facts;
 mod hierarchy;
 mod lifecycle;
+mod links;
 mod maintenance_store;
 mod note_search;
 mod reads;

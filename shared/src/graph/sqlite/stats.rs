@@ -12,7 +12,9 @@ use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
 use super::SqliteGraph;
-use crate::domain::{ExtractionStatus, MemoryKind, MemoryStats, NodeKind, ProcessingStatus, count};
+use crate::domain::{
+    ExtractionStatus, MemoryKind, MemoryStats, NodeKind, ProcessingStatus, SourceLinkKind, count,
+};
 use crate::graph::{GraphError, GraphResult};
 
 /// Sources by state and status; passages' text from `source_passages`, their vectors
@@ -73,6 +75,9 @@ const EXTRACTIONS: &str =
     "SELECT status, count(*) AS n FROM extractions WHERE user_id = $1 GROUP BY status";
 
 const MENTIONS: &str = "SELECT count(*) FROM mentions WHERE user_id = $1";
+
+const SOURCE_LINKS: &str =
+    "SELECT kind, count(*) AS n FROM source_links WHERE user_id = $1 GROUP BY kind";
 
 impl SqliteGraph {
     pub(super) async fn memory_stats_impl(&self, user_id: &str) -> GraphResult<MemoryStats> {
@@ -143,6 +148,17 @@ impl SqliteGraph {
             .fetch_one(&mut *tx)
             .await?;
         stats.links.mentions = count(mentions);
+        let rows = sqlx::query(SOURCE_LINKS)
+            .bind(user_id)
+            .fetch_all(&mut *tx)
+            .await?;
+        for r in &rows {
+            let n = count(r.try_get("n")?);
+            match parse::<SourceLinkKind>(r, "kind")? {
+                SourceLinkKind::Temporal => stats.links.temporal += n,
+                SourceLinkKind::Causal => stats.links.causal += n,
+            }
+        }
         tx.commit().await?;
         Ok(stats)
     }
@@ -181,6 +197,7 @@ mod tests {
             AGGREGATES,
             EXTRACTIONS,
             MENTIONS,
+            SOURCE_LINKS,
         ] {
             let plan: Vec<String> =
                 sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))

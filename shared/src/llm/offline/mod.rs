@@ -10,6 +10,7 @@
 //! * [`notes`] (with [`targets`], [`relation`], [`lifetime`]) — notes and co-occurrence
 //!   relationships;
 //! * [`summarize`] — extractive Storyline/Macro/description summaries;
+//! * [`causes`] — causal links between Sources from explicit markers;
 //! * [`embed`] — feature-hashing embeddings;
 //! * [`lines`], [`text`], [`lexicon`] — speaker lines, sentences, words and the
 //!   built-in word lists.
@@ -18,13 +19,14 @@ use async_trait::async_trait;
 use serde::Serialize;
 
 use super::{
-    AgentAction, Completion, Embedder, EntityExtractor, ExtractedEntity, ExtractionContext,
-    LlmError, LlmResult, NoteTaker, SourceFacts, SourceProcessor, Summarizer, SummaryTask, Usage,
-    estimate_tokens,
+    AgentAction, CauseFinder, Completion, Embedder, EntityExtractor, ExtractedEntity,
+    ExtractionContext, FoundCause, LlmError, LlmResult, NoteTaker, SourceFacts, SourceProcessor,
+    Summarizer, SummaryTask, Usage, estimate_tokens,
 };
 use crate::domain::SourceType;
 
 pub mod aliases;
+pub mod causes;
 pub mod clean;
 pub mod concepts;
 pub mod describe;
@@ -201,5 +203,15 @@ impl Embedder for OfflineModel {
             usage: usage(EMBEDDING_MODEL, &texts.join("\n"), ""),
             value: vectors,
         })
+    }
+}
+
+#[async_trait]
+impl CauseFinder for OfflineModel {
+    async fn find_causes(&self, effect: &str, earlier: &[String]) -> LlmResult<Vec<FoundCause>> {
+        let size = effect.len() + earlier.iter().map(String::len).sum::<usize>();
+        let (owned, context) = (effect.to_owned(), earlier.to_vec());
+        let found = cpu(size, move || causes::find_causes(&owned, &context)).await?;
+        done(effect, found)
     }
 }

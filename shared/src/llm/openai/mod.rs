@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 use super::{Completion, LlmError, LlmResult, Usage};
 use crate::config::OpenAiConfig;
 
+mod causes;
 mod embeddings;
 mod extraction;
 mod notes;

@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 
 use cosmo_shared::domain::{
-    FactFilter, MemoryKind, MemoryStats, NodeRef, NoteLifetime, NoteTarget, Passage,
-    ProcessedContent, SourceStatusCounts,
+    FactFilter, MemoryKind, MemoryStats, NewCausalLink, NodeRef, NoteLifetime, NoteTarget, Passage,
+    ProcessedContent, SourceLinkKind, SourceStatusCounts,
 };
 use cosmo_shared::graph::GraphStore;
 use cosmo_shared::ids;
@@ -78,6 +78,12 @@ async fn counted(
         want.storage.vector_bytes += vector(&r.notes_embedding);
     }
     want.links.mentions = g.mentions_for_user(user).await.unwrap().len() as u64;
+    for l in g.source_links(&keys).await.unwrap() {
+        match l.kind {
+            SourceLinkKind::Temporal => want.links.temporal += 1,
+            SourceLinkKind::Causal => want.links.causal += 1,
+        }
+    }
 
     for st in g.storylines_for_user(user).await.unwrap() {
         want.memories.storyline.add(st.lifecycle.state, 1);
@@ -249,6 +255,23 @@ pub async fn memory_stats_count_what_the_store_holds(store: &Store) {
         .await
         .unwrap();
 
+    // Alice's chat Sources chained in one thread, one caused by another; Bob's in his.
+    let thread = format!("{}-thread", u.alice);
+    for key in [&a1.entity_key, &waiting, &started] {
+        g.link_temporal(key, &thread, t0()).await.unwrap();
+    }
+    let because = NewCausalLink {
+        cause_key: a1.entity_key.clone(),
+        effect_key: started.clone(),
+        confidence: 0.7,
+        inferred_by: "offline:test".into(),
+        evidence: "after the lunch".into(),
+    };
+    g.save_causal(&started, &[because], t0()).await.unwrap();
+    g.link_temporal(&bob_source, &format!("{}-thread", u.bob), t0())
+        .await
+        .unwrap();
+
     let every_source = [
         a1.entity_key.clone(),
         raw.entity_key.clone(),
@@ -307,6 +330,7 @@ pub async fn memory_stats_count_what_the_store_holds(store: &Store) {
         (1, 1, 2, 1)
     );
     assert_eq!(alice.links.mentions, 5);
+    assert_eq!((alice.links.temporal, alice.links.causal), (2, 1));
     assert!(
         alice.storage.vector_bytes >= alice_passage_bytes + 4 * 4 * angle(0.0).len() as u64,
         "summary, passages, Storyline, Macro, fact: {:?}",

@@ -6,6 +6,7 @@ use super::{Statement, statement};
 // ---- one Source ----
 
 pub const SOURCE_LINKS: Statement = statement!("erasure/source_links.cypher", [source_key]);
+pub const BRIDGE_THREAD: Statement = statement!("erasure/bridge_thread.cypher", [source_key, at]);
 pub const REMOVE_NODE_NOTES: Statement =
     statement!("erasure/remove_node_notes.cypher", [user_ids, source_key]);
 pub const UNLINK_RELATIONSHIPS: Statement = statement!(
@@ -56,6 +57,7 @@ pub const DELETE_USER_EVENTS: Statement =
 
 pub const ALL: &[&Statement] = &[
     &SOURCE_LINKS,
+    &BRIDGE_THREAD,
     &REMOVE_NODE_NOTES,
     &UNLINK_RELATIONSHIPS,
     &REMOVE_INSIGHTS,

@@ -11,6 +11,7 @@ pub mod erasure;
 pub mod extraction;
 pub mod facts;
 pub mod lifecycle;
+pub mod links;
 pub mod maintenance;
 pub mod notes;
 pub mod owner;
@@ -66,6 +67,7 @@ pub fn all() -> Vec<&'static Statement> {
         owner::ALL,
         storylines::ALL,
         reads::ALL,
+        links::ALL,
         stats::ALL,
         lifecycle::ALL,
         maintenance::ALL,

@@ -26,6 +26,8 @@ pub const SOURCE_STATUS: Statement = statement!("schema/source_status.cypher", [
 pub const SOURCE_STATE: Statement = statement!("schema/source_state.cypher", []);
 pub const SOURCE_SALIENCE: Statement = statement!("schema/source_salience.cypher", []);
 pub const SOURCE_EMBEDDED_WITH: Statement = statement!("schema/source_embedded_with.cypher", []);
+pub const SOURCE_THREAD: Statement = statement!("schema/source_thread.cypher", []);
+pub const SOURCE_CAUSAL_PENDING: Statement = statement!("schema/source_causal_pending.cypher", []);
 pub const SEMANTIC_USER: Statement = statement!("schema/semantic_user.cypher", []);
 pub const SEMANTIC_STATE: Statement = statement!("schema/semantic_state.cypher", []);
 pub const SEMANTIC_DIRTY: Statement = statement!("schema/semantic_dirty.cypher", []);
@@ -90,6 +92,8 @@ pub const ALL: &[&Statement] = &[
     &SOURCE_STATE,
     &SOURCE_SALIENCE,
     &SOURCE_EMBEDDED_WITH,
+    &SOURCE_THREAD,
+    &SOURCE_CAUSAL_PENDING,
     &SEMANTIC_USER,
     &SEMANTIC_STATE,
     &SEMANTIC_DIRTY,

@@ -9,6 +9,7 @@ pub const RELATIONSHIPS: Statement = statement!("stats/relationships.cypher", [u
 pub const AGGREGATES: Statement = statement!("stats/aggregates.cypher", [user_id]);
 pub const EXTRACTIONS: Statement = statement!("stats/extractions.cypher", [user_id]);
 pub const MENTIONS: Statement = statement!("stats/mentions.cypher", [user_id]);
+pub const SOURCE_LINKS: Statement = statement!("stats/source_links.cypher", [user_id]);
 
 pub const ALL: &[&Statement] = &[
     &SOURCES,
@@ -17,4 +18,5 @@ pub const ALL: &[&Statement] = &[
     &AGGREGATES,
     &EXTRACTIONS,
     &MENTIONS,
+    &SOURCE_LINKS,
 ];

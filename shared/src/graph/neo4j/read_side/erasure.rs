@@ -74,7 +74,10 @@ pub(super) async fn erase_source_in(
     out.notes += counted(txn, q.query()?, "removed").await?;
     delete_fact_chains(txn, &facts, out).await?;
 
-    // The Source with all its links, its extraction records and its events.
+    // Its thread closes over the gap; then the Source with all its links, its
+    // extraction records and its events.
+    let q = ex::BRIDGE_THREAD.bind().p("source_key", key).p("at", at);
+    txn_rows(txn, q.query()?).await?;
     let source = Keys::from([key.to_owned()]);
     out.sources += delete_sources(txn, &source).await?;
     out.source_keys.push(key.to_owned());

@@ -10,7 +10,9 @@ use neo4rs::Row;
 use super::super::Neo4jGraph;
 use super::super::bolt::int_column;
 use super::super::hierarchy::required;
-use crate::domain::{ExtractionStatus, MemoryKind, MemoryStats, NodeKind, ProcessingStatus, count};
+use crate::domain::{
+    ExtractionStatus, MemoryKind, MemoryStats, NodeKind, ProcessingStatus, SourceLinkKind, count,
+};
 use crate::graph::neo4j::cypher::{Statement, stats};
 use crate::graph::{GraphError, GraphResult};
 
@@ -63,6 +65,13 @@ impl Neo4jGraph {
         }
         for r in &self.stats_rows(&stats::MENTIONS, user_id).await? {
             stats.links.mentions += count(int_column(r, "mentions")?);
+        }
+        for r in &self.stats_rows(&stats::SOURCE_LINKS, user_id).await? {
+            let n = count(int_column(r, "links")?);
+            match parse::<SourceLinkKind>(r, "kind")? {
+                SourceLinkKind::Temporal => stats.links.temporal += n,
+                SourceLinkKind::Causal => stats.links.causal += n,
+            }
         }
         Ok(stats)
     }
