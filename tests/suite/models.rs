@@ -35,6 +35,7 @@ async fn services(dir: &std::path::Path, base_url: &str, tasks: &[&str]) -> Serv
             "extraction" => p.extraction = Provider::Openai,
             "notes" => p.notes = Provider::Openai,
             "embeddings" => p.embeddings = Provider::Openai,
+            "causes" => p.causes = Provider::Openai,
             other => panic!("unknown task {other}"),
         }
     }
@@ -446,4 +447,90 @@ async fn the_note_taking_agent_writes_through_its_tools_and_usage_is_ledgered() 
         sums.iter().any(|s| s.job_kind == "process-source"),
         "offline calls are ledgered too"
     );
+}
+
+/// A session of Alex's chat with Priya on `day` of May 2026, processed offline.
+async fn session(svc: &Services, day: u32, line: &str) -> String {
+    let content = [
+        json!({"speaker": "Alex Johnson", "text": "hi Priya"}).to_string(),
+        json!({"speaker": "Priya Patel", "text": line}).to_string(),
+    ];
+    let body = json!({
+        "user_id": "alex", "participants": ["alex", "priya"], "source_type": "conversation",
+        "started_at": format!("2026-05-{day:02}T10:00:00Z"),
+        "raw_content": { "content": content.join("\n") },
+    });
+    cosmo_tests::ingest::ingest(svc, "acme", body).await
+}
+
+#[tokio::test]
+async fn causes_come_from_one_structured_answer_and_numbers_out_of_range_are_asked_again() {
+    // Asked about the third session (two earlier ones), the model first names a memory
+    // that was not offered, then the first session; about the second, nothing.
+    static ASKED_ABOUT_THIRD: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+    let standin = StandIn::start(|seen, _| match seen.schema_name() {
+        Some("causes") => {
+            let prompt = seen.body["messages"][1]["content"].as_str().unwrap_or("");
+            let causes = if !prompt.contains("Earlier memory 2") {
+                json!([])
+            } else if ASKED_ABOUT_THIRD.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+                json!([{ "earlier": 9, "sentence": "no such memory" }])
+            } else {
+                json!([{ "earlier": 2, "sentence": "We cancelled the trip because of the flood." }])
+            };
+            openai::chat(&json!({ "causes": causes }).to_string(), 300, 20)
+        }
+        _ => good(seen),
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let svc = services(dir.path(), &standin.base_url, &["causes"]).await;
+    let flood = session(&svc, 1, "The river flooded our street last night.").await;
+    session(&svc, 5, "Pottery class was fun.").await;
+    let cancelled = session(&svc, 9, "We cancelled the trip because of the flood.").await;
+
+    let run = Dispatcher::new(svc.clone())
+        .run_periodic(JobKind::InferCausalLinks, now(), None)
+        .await
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    assert_eq!((run.examined, run.changed), (3, 1), "{run:?}");
+    let links = svc
+        .graph
+        .source_links(std::slice::from_ref(&cancelled))
+        .await
+        .unwrap();
+    let causal: Vec<_> = links
+        .iter()
+        .filter(|l| l.kind == cosmo_shared::domain::SourceLinkKind::Causal)
+        .collect();
+    assert_eq!(causal.len(), 1, "{links:?}");
+    assert_eq!(causal[0].from_key, flood);
+    assert_eq!(causal[0].confidence, 0.7);
+    assert_eq!(
+        causal[0].inferred_by.as_deref(),
+        Some("openai:gpt-4.1-mini")
+    );
+    assert_eq!(
+        causal[0].evidence.as_deref(),
+        Some("We cancelled the trip because of the flood.")
+    );
+
+    let asked: Vec<Seen> = standin
+        .requests()
+        .into_iter()
+        .filter(|r| r.schema_name() == Some("causes"))
+        .collect();
+    assert_eq!(asked.len(), 3, "one call for the second, two for the third");
+    assert!(asked.iter().all(|r| r.body["model"] == "gpt-4.1-mini"));
+    assert_eq!(
+        ASKED_ABOUT_THIRD.load(std::sync::atomic::Ordering::SeqCst),
+        2
+    );
+}
+
+fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-05-10T04:30:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
 }

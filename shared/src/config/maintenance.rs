@@ -193,8 +193,8 @@ impl MaintenanceConfig {
             crate::graph::links::MAX_CAUSAL_WINDOW
         );
         anyhow::ensure!(
-            self.causal_batch_size >= 1,
-            "maintenance.causal_batch_size must be at least 1"
+            self.causal_batch_size >= 1 && self.causal_limit >= 1,
+            "maintenance.causal_batch_size and causal_limit must be at least 1"
         );
         anyhow::ensure!(
             self.causal_confidence > 0.0 && self.causal_confidence <= 1.0,

@@ -38,9 +38,9 @@ pub struct RetrievalConfig {
     /// Read what each query asks for (why, when, who, what) and the period it names,
     /// and search accordingly (`retrieval::route`); `false` ranks every query alike.
     pub intent_routing: bool,
-    /// Why- and when-routes (`retrieval::chain`): the Sources that caused a query's best
-    /// `chain_seeds` matches are lifted by up to `chain_weight` (added to the weighted
-    /// mean of the other signals; 0 turns the chains off).
+    /// The why-route (`retrieval::chain`): the Sources linked by cause and effect to a
+    /// why-question's best `chain_seeds` matches are lifted by up to `chain_weight`
+    /// (added to the weighted mean of the other signals; 0 turns the route off).
     pub chain_seeds: usize,
     pub chain_weight: f64,
 }

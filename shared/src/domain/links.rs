@@ -13,8 +13,9 @@
 //! **Threads.** A Source's thread is what it continues, read from the Source itself
 //! ([`thread_key`]): the `thread_id` (or `conversation_id`, `session_id`, `channel_id`)
 //! an integration put in its provenance; else a Slack thread's channel, an email's
-//! subject without its `Re:`/`Fwd:` prefixes, or a transcript's set of participants
-//! (the same people talking again). Always within the owner and the team. A text note
+//! subject without its `Re:`/`Fwd:` prefixes, or who took part in a transcript (the
+//! same people talking again): its participants when any besides the owner are named,
+//! else its speakers, two at least. Always within the owner and the team. A text note
 //! with no such provenance continues nothing.
 
 use chrono::{DateTime, Utc};
@@ -96,24 +97,25 @@ pub fn thread_key(source: &Source) -> Option<String> {
                 format!("slack:{}", t.channel.trim().to_lowercase())
             }
             RawContent::Email(e) => format!("email:{}", bare_subject(&e.subject)?),
-            RawContent::Transcript(_) => {
-                let mut people: Vec<String> = source
-                    .participants
-                    .iter()
-                    .map(|p| p.trim().to_lowercase())
-                    .filter(|p| !p.is_empty())
-                    .collect();
-                people.sort();
-                people.dedup();
-                if people.is_empty() {
-                    return None;
-                }
+            RawContent::Transcript(t) => {
                 let family = match source.source_type {
                     SourceType::Meeting => "meeting",
                     SourceType::VoiceMemo => "voice-memo",
                     _ => "conversation",
                 };
-                format!("{family}:{}", people.join("\u{1f}"))
+                // Who took part: the participants the integration named besides the
+                // owner, else (none named) the speakers of the transcript, two at least.
+                let owner = source.user_id.trim().to_lowercase();
+                let named = people(source.participants.iter().map(String::as_str));
+                if named.iter().any(|p| *p != owner) {
+                    format!("{family}:p:{}", named.join("\u{1f}"))
+                } else {
+                    let spoke = people(t.turns.iter().filter_map(|t| t.speaker.as_deref()));
+                    if spoke.len() < 2 {
+                        return None;
+                    }
+                    format!("{family}:s:{}", spoke.join("\u{1f}"))
+                }
             }
             _ => return None,
         },
@@ -124,6 +126,17 @@ pub fn thread_key(source: &Source) -> Option<String> {
         source.team_id.as_deref().unwrap_or("")
     );
     Some(hex::encode(&Sha256::digest(scoped.as_bytes())[..16]))
+}
+
+/// Names trimmed, in lower case, sorted, each once.
+fn people<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = names
+        .map(|n| n.trim().to_lowercase())
+        .filter(|n| !n.is_empty())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// An email subject without its reply and forward prefixes, lower case, spaces
@@ -196,7 +209,30 @@ mod tests {
         assert!(a.is_some());
         assert_eq!(a, thread_key(&chat(&["leo park", "Maya Cole "])));
         assert_ne!(a, thread_key(&chat(&["Maya Cole", "Ann Lee"])));
-        assert_eq!(thread_key(&chat(&[])), None);
+    }
+
+    #[test]
+    fn without_named_participants_the_speakers_say_who_talked() {
+        let talk = |speakers: &[&str], participants: &[&str]| {
+            let turns: Vec<_> = speakers
+                .iter()
+                .map(|s| json!({"speaker": s, "text": "hi"}))
+                .collect();
+            source(
+                SourceType::Conversation,
+                json!({ "content": turns }),
+                participants,
+            )
+        };
+        let maya_and_leo = thread_key(&talk(&["Maya", "Leo", "Maya"], &[]));
+        assert!(maya_and_leo.is_some());
+        assert_eq!(maya_and_leo, thread_key(&talk(&["leo", "Maya"], &["u"])));
+        assert_ne!(maya_and_leo, thread_key(&talk(&["Maya", "Ann"], &[])));
+        assert_eq!(
+            thread_key(&talk(&["Maya", "Maya"], &[])),
+            None,
+            "one speaker"
+        );
     }
 
     #[test]

@@ -1,16 +1,19 @@
-//! The why- and when-routes: from a query's best-matching Sources along their `causal`
-//! links to the Sources that caused them.
+//! The why-route: from a query's best-matching Sources along their `causal` links, to
+//! the Sources that caused them and those they caused.
 //!
-//! A question of why something happened is about its cause; a question of when is
-//! about the Source that told it first, which a later Source referring back to it
-//! ("after the whole vet drama …") is linked to as its cause. So for a query whose
-//! intent is `why` or `when`, the Sources that caused the best matches of the fused
-//! ranking form one more list (`chain`), each scored by the relevance of the match it
-//! explains times the link's confidence. It lifts them on top of their own relevance:
-//! its weight (`retrieval.chain_weight`) adds to the mean of the other signals and is
-//! not averaged in, so a ranking without chains is exactly what it was.
+//! A question of why something happened is answered by its cause, and asked in the
+//! words of either end: "Why did Paige buy another car?" matches the purchase, whose
+//! cause (the old car broke down) was told sessions before, or the breakdown, whose
+//! effect completes the answer. So for a query whose intent is `why`, the Sources linked
+//! by cause and effect to the best matches of the fused ranking form one more list
+//! (`chain`), each scored by the relevance of the match it is linked to times the
+//! link's confidence. Only Sources the question's own search found are lifted: a link
+//! reinforces a candidate, it never brings in one the question does not touch (so a
+//! link inferred wrongly costs little). It lifts them on top of their own relevance: its weight
+//! (`retrieval.chain_weight`) adds to the mean of the other signals and is not averaged
+//! in, so a ranking without links is exactly what it was.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::Query;
 use super::intent::Intent;
@@ -19,8 +22,8 @@ use crate::domain::SourceLinkKind;
 use crate::retrieval::RetrievalResult;
 use crate::services::Services;
 
-/// The chain list of the first query asking why or when, from the best `seeds` of
-/// `fused` (Sources); `None` when no query asks so, or nothing is linked.
+/// The chain list of the first query asking why, from the best `chain_seeds` of
+/// `fused` (Sources); `None` when no query asks why, or nothing is linked.
 pub(crate) async fn list(
     svc: &Services,
     queries: &[Query],
@@ -29,7 +32,7 @@ pub(crate) async fn list(
     let Some(qi) = queries.iter().position(|q| {
         q.route
             .as_ref()
-            .is_some_and(|r| matches!(r.reading.intent, Intent::Why | Intent::When))
+            .is_some_and(|r| r.reading.intent == Intent::Why)
     }) else {
         return Ok(None);
     };
@@ -44,22 +47,36 @@ pub(crate) async fn list(
     }
     let keys: Vec<String> = seeds.keys().map(|k| (*k).to_owned()).collect();
     let links = svc.graph.source_links(&keys).await?;
-    let mut causes: BTreeMap<String, Candidate> = BTreeMap::new();
+    // Only what the question's own search found is lifted: a link reinforces a
+    // candidate, it does not bring in one the question does not touch.
+    let found: BTreeSet<&str> = fused
+        .iter()
+        .filter(|f| f.relevance > 0.0)
+        .map(|f| f.key.as_str())
+        .collect();
+    let mut linked: BTreeMap<String, Candidate> = BTreeMap::new();
     for link in links.iter().filter(|l| l.kind == SourceLinkKind::Causal) {
-        let Some(&relevance) = seeds.get(link.to_key.as_str()) else {
-            continue;
-        };
-        let score = relevance * link.confidence;
-        let c = causes
-            .entry(link.from_key.clone())
-            .or_insert_with(|| Candidate::new(link.from_key.clone(), 0.0));
-        c.via.push(link.to_key.clone());
-        c.score = c.score.max(score);
+        for (seed, other) in [
+            (&link.to_key, &link.from_key),
+            (&link.from_key, &link.to_key),
+        ] {
+            let Some(&relevance) = seeds.get(seed.as_str()) else {
+                continue;
+            };
+            if !found.contains(other.as_str()) {
+                continue;
+            }
+            let c = linked
+                .entry(other.clone())
+                .or_insert_with(|| Candidate::new(other.clone(), 0.0));
+            c.via.push(seed.clone());
+            c.score = c.score.max(relevance * link.confidence);
+        }
     }
-    if causes.is_empty() {
+    if linked.is_empty() {
         return Ok(None);
     }
-    let mut hits: Vec<Candidate> = causes.into_values().collect();
+    let mut hits: Vec<Candidate> = linked.into_values().collect();
     hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.key.cmp(&b.key)));
     Ok(Some(SignalList {
         signal: Signal::Chain,

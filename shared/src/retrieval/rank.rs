@@ -41,8 +41,8 @@ pub enum Signal {
     Text,
     /// Linked to the query's best-matching nodes.
     Graph,
-    /// A Source that caused one of the query's best matches (why- and when-routes,
-    /// `chain.rs`): it adds to a memory's relevance, it is not averaged in.
+    /// A Source linked by cause and effect to one of the query's best matches (the
+    /// why-route, `chain.rs`): it adds to a memory's relevance, it is not averaged in.
     Chain,
 }
 

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use neo4rs::BoltType;
 
 use super::bolt::{Props, bool_column, int, int_column, list, string_column, strings_column};
-use super::cypher::{facts as fx, links as lx};
+use super::cypher::{erasure as ex, facts as fx, links as lx};
 use super::{Neo4jGraph, finish, txn_rows};
 use crate::domain::{CausalCandidate, NewCausalLink, SourceLink, SourceLinkKind};
 use crate::graph::{GraphResult, LinkStore, links::MAX_CAUSAL_WINDOW};
@@ -31,6 +31,16 @@ impl LinkStore for Neo4jGraph {
                 let user_id = string_column(&owner, "user_id")?.unwrap_or_default();
                 let q = fx::LOCK_USER.bind().p("user_id", user_id);
                 txn_rows(&mut txn, q.query()?).await?;
+                let old = string_column(&owner, "thread_key")?;
+                if old.as_deref().is_some_and(|old| old != thread_key) {
+                    // It leaves the thread it was in (who took part changed): that one
+                    // closes over the gap.
+                    let q = ex::BRIDGE_THREAD
+                        .bind()
+                        .p("source_key", entity_key)
+                        .p("at", at);
+                    txn_rows(&mut txn, q.query()?).await?;
+                }
                 let q = lx::JOIN
                     .bind()
                     .p("entity_key", entity_key)

@@ -40,7 +40,7 @@ impl LinkStore for SqliteGraph {
     ) -> GraphResult<bool> {
         let mut tx = self.begin().await?;
         let Some(row) = sqlx::query(
-            "SELECT user_id, coalesce(started_at, created_at) AS event_at
+            "SELECT user_id, thread_key, coalesce(started_at, created_at) AS event_at
              FROM sources WHERE entity_key = $1",
         )
         .bind(key)
@@ -51,6 +51,12 @@ impl LinkStore for SqliteGraph {
         };
         let user_id: String = row.try_get("user_id")?;
         let event_at: i64 = row.try_get("event_at")?;
+        let old: Option<String> = row.try_get("thread_key")?;
+        if old.as_deref().is_some_and(|old| old != thread_key) {
+            // It leaves the thread it was in (who took part changed): that one closes
+            // over the gap.
+            bridge_temporal(&mut tx, key, micros(at)).await?;
+        }
         let joined = sqlx::query(
             "UPDATE sources SET thread_key = $2, causal_pending = 1
              WHERE entity_key = $1 AND thread_key IS NOT $2",

@@ -86,11 +86,17 @@ pub async fn temporal_links_chain_a_thread_once_in_event_order(store: &Store) {
     assert_eq!(links(g, &[&a, &b, &c]).await, chain);
 
     let every: Vec<SourceLink> = g.source_links(std::slice::from_ref(&b)).await.unwrap();
+    assert_eq!(every.len(), 2);
     assert!(
         every
             .iter()
             .all(|l| l.confidence == 1.0 && l.inferred_by.is_none())
     );
+
+    // Who took part changed: it moves to its new thread, and the old one closes over it.
+    let moved = format!("{}-moved", u.alice);
+    assert!(g.link_temporal(&b, &moved, t0()).await.unwrap());
+    assert_eq!(links(g, &[&a, &b, &c]).await, [temporal(&a, &c)]);
     assert!(
         !g.link_temporal("no-such-source", &thread, t0())
             .await
