@@ -199,7 +199,11 @@ impl Turn {
     }
 
     pub fn json(&self) -> Value {
-        let speaker = if self.n % 2 == 0 { "assistant" } else { "user" };
+        let speaker = if self.n.is_multiple_of(2) {
+            "assistant"
+        } else {
+            "user"
+        };
         json!({ "speaker": speaker, "text": self.text, "timestamp": self.at().to_rfc3339() })
     }
 
