@@ -58,6 +58,9 @@ fn endpoints() -> Endpoints {
             "/api/sources/{key}/extractions",
             sources::request_extraction,
         )
+        .post("/api/sessions/{session_id}/turns", sessions::append)
+        .post("/api/sessions/{session_id}/end", sessions::end)
+        .get("/api/sessions/{session_id}", sessions::get)
         .get("/api/users/{user_id}", users::get)
         .put("/api/users/{user_id}", users::put)
         .delete("/api/users/{user_id}", users::erase)
@@ -132,6 +135,20 @@ pub fn router(svc: Services) -> Router {
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
 }
 
+/// Stores as Sources the session chunks claimed before this process started and not
+/// posted (see `cosmo_shared::sessions`); the reconciler would, later.
+async fn post_unposted_chunks(svc: Services) {
+    let started = svc.clock.now();
+    let batch = svc.config.reconciler.batch_size;
+    match cosmo_shared::sessions::flush::post_unposted(&svc, started, batch).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(chunks = n, "posted session chunks left unposted"),
+        Err(e) => {
+            tracing::warn!(error = %format!("{e:#}"), "posting unposted session chunks failed")
+        }
+    }
+}
+
 /// Serves the API on `listener` until `shutdown` resolves, then lets in-flight requests
 /// finish (each connection closes after its current answer).
 ///
@@ -149,6 +166,8 @@ pub async fn serve(
 
     let header_timeout =
         std::time::Duration::from_secs(svc.config.server.header_read_timeout_secs.max(1));
+    // Session chunks a stopped process claimed but did not store as Sources.
+    tokio::spawn(post_unposted_chunks(svc.clone()));
     let app = router(svc);
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();

@@ -1,6 +1,7 @@
 //! Cosmo as an MCP server (Model Context Protocol): the agent-facing operations of
 //! [`ops`] as tools — `explore`, `context`, `remember_fact`, `correct_fact`,
-//! `confirm_fact`, `list_facts`, `entity_info`, `memory_stats` — for one tenant, the
+//! `confirm_fact`, `list_facts`, `entity_info`, `memory_stats`, and the session buffer's
+//! `append_turns`, `end_session`, `read_session` — for one tenant, the
 //! one of the API key the client presented. Tool inputs are the REST bodies (their JSON schemas are the
 //! OpenAPI document's), answers are the REST answers as structured content, and a
 //! refusal is a tool error whose structured content is REST's error body
@@ -17,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use cosmo_shared::domain::input::read::{
     ContextBody, CorrectionBody, ExploreBody, RememberFactBody,
 };
+use cosmo_shared::domain::input::session::{EndSessionBody, TurnsBody};
 use cosmo_shared::domain::input::{FieldError, from_value};
 use cosmo_shared::services::Services;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -32,6 +34,7 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{RequestId, Tenant};
+use crate::ops::sessions::SessionParams;
 use crate::ops::{self, FactListParams};
 
 /// One MCP session's server: the tools, acting for `tenant`.
@@ -201,6 +204,100 @@ impl CosmoMcp {
         };
         answer(result.await)
     }
+
+    #[tool(
+        description = "Append turns of a live chat to a user's session (started by its \
+            first append; `session_id` is yours to choose). The latest turns stay as working \
+            memory, which `context` with the same `session_id` returns as 'Recent \
+            conversation'; older ones are compressed into conversation Sources, each turn \
+            exactly once. Appending to an ended session is refused (conflict).",
+        input_schema = with_session_id(input_schema::<TurnsBody>()),
+        annotations(destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn append_turns(&self, mut args: JsonObject) -> CallToolResult {
+        let session_id = match take_session_id(&mut args) {
+            Ok(id) => id,
+            Err(e) => return refusal(e),
+        };
+        let request_id = self.request_id.clone();
+        answer(
+            ops::sessions::append_turns(
+                &self.app,
+                &self.tenant,
+                &session_id,
+                Value::Object(args),
+                request_id,
+            )
+            .await,
+        )
+    }
+
+    #[tool(
+        description = "End a user's session: the turns still in its buffer become one last \
+            conversation Source, and it takes no more turns. Ending it again changes nothing.",
+        input_schema = with_session_id(input_schema::<EndSessionBody>()),
+        annotations(destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn end_session(&self, mut args: JsonObject) -> CallToolResult {
+        let session_id = match take_session_id(&mut args) {
+            Ok(id) => id,
+            Err(e) => return refusal(e),
+        };
+        let request_id = self.request_id.clone();
+        answer(
+            ops::sessions::end_session(
+                &self.app,
+                &self.tenant,
+                &session_id,
+                Value::Object(args),
+                request_id,
+            )
+            .await,
+        )
+    }
+
+    #[tool(
+        description = "A user's session: the turns in its buffer, the Sources made of its \
+            older turns, and whether it has ended.",
+        input_schema = with_session_id(input_schema::<SessionParams>()),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn read_session(&self, mut args: JsonObject) -> CallToolResult {
+        let result = async {
+            let session_id = take_session_id(&mut args)?;
+            let params: SessionParams = from_value(Value::Object(args))?;
+            ops::sessions::read_session(&self.app, &self.tenant, &session_id, params).await
+        };
+        answer(result.await)
+    }
+}
+
+/// The `session_id` argument of a session tool, taken out of its arguments (the rest is
+/// the REST body).
+fn take_session_id(args: &mut JsonObject) -> Result<String, FieldError> {
+    match args.remove("session_id") {
+        Some(Value::String(id)) => Ok(id),
+        None | Some(Value::Null) => Err(FieldError::new("session_id", "is required")),
+        Some(_) => Err(FieldError::new("session_id", "must be a string")),
+    }
+}
+
+/// A session tool's input: the REST body plus the `session_id` of the path.
+fn with_session_id(body: Arc<JsonObject>) -> Arc<JsonObject> {
+    let mut schema = (*body).clone();
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        properties.insert(
+            "session_id".into(),
+            json!({ "type": "string", "minLength": 1, "maxLength": 128,
+                    "pattern": r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$",
+                    "description": "The session's id, chosen by the client." }),
+        );
+    }
+    let required = schema.entry("required").or_insert_with(|| json!([]));
+    if let Value::Array(required) = required {
+        required.insert(0, json!("session_id"));
+    }
+    Arc::new(schema)
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -213,7 +310,8 @@ impl ServerHandler for CosmoMcp {
                  recall what matters, `explore` to search, `entity_info` to read about a \
                  person or topic, `remember_fact` / `correct_fact` / `confirm_fact` to \
                  keep what the user states about themselves, and `memory_stats` to see how \
-                 much is remembered. Every tool names the user \
+                 much is remembered. In a live chat, `append_turns` keeps the conversation \
+                 (pass the same `session_id` to `context`) and `end_session` closes it. Every tool names the user \
                  (`user_id`) or a memory of theirs.",
             )
     }

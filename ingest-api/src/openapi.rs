@@ -26,8 +26,8 @@ use crate::routes;
 #[openapi(
     info(
         title = "Cosmo API",
-        description = "Long-term memory for AI assistants: ingest Sources, explore and \
-            read memory back, keep facts, control lifecycles, erase. Send an API key as \
+        description = "Long-term memory for AI assistants: ingest Sources and live \
+            session turns, explore and read memory back, keep facts, control lifecycles, erase. Send an API key as \
             `Authorization: Bearer <key>`; errors are `{\"error\": {\"code\", \"message\", \
             \"field\"?}}`. The same agent operations are offered over MCP at `/mcp`.",
         license(name = "Apache-2.0"),
@@ -38,6 +38,9 @@ use crate::routes;
         routes::sources::get,
         routes::sources::erase,
         routes::sources::request_extraction,
+        routes::sessions::append,
+        routes::sessions::end,
+        routes::sessions::get,
         routes::users::put,
         routes::users::get,
         routes::users::erase,
@@ -72,6 +75,8 @@ use crate::routes;
     ),
     tags(
         (name = "sources", description = "Ingestion (Phase 0), status and erasure of Sources"),
+        (name = "sessions", description = "The live session buffer: recent turns as working \
+            memory, older ones compressed into conversation Sources"),
         (name = "users", description = "User profiles, memory stats and erasure of a user"),
         (name = "retrieval", description = "Explore memory, drill down, context for prompts"),
         (name = "entities", description = "People, Concepts and Entities"),

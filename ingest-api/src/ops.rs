@@ -1,5 +1,6 @@
 //! What an agent does with memory — explore, context, remember / correct / confirm /
-//! list facts, read an entity, count a user's memory — once, for both doors: the REST handlers
+//! list facts, read an entity, count a user's memory, keep a live session
+//! ([`sessions`]) — once, for both doors: the REST handlers
 //! ([`crate::routes`]) and the MCP tools ([`crate::mcp`]) call these with the caller's
 //! [`Tenant`] and the body as posted, and get the answer or the same [`ApiError`].
 //! Bodies are parsed here (precise field errors, nothing written on bad input), and a
@@ -21,6 +22,8 @@ use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Tenant;
 use crate::routes::access::{memory_owner, tenant_user};
+
+pub mod sessions;
 
 /// Hybrid retrieval over a user's memory (`POST /api/explore`).
 pub async fn explore(

@@ -9,6 +9,8 @@
 //! * [`queue`] — the job queue interface over apalis (SQLite and Postgres), job kinds and
 //!   their retry policies, and the worker runtime.
 //! * [`directory`] — tenants, API keys and users (the project's own SQL tables).
+//! * [`sessions`] — the live session buffer: chat turns kept as working memory and
+//!   compressed into `conversation` Sources, exactly once.
 //! * [`llm`] — language-model and embedding traits, and the offline provider.
 //! * [`config`], [`clock`], [`ids`] — configuration, time, identifiers.
 //! * [`telemetry`], [`metrics`] — logs and trace export; Prometheus metrics.
@@ -30,6 +32,7 @@ pub mod pipeline;
 pub mod queue;
 pub mod retrieval;
 pub mod services;
+pub mod sessions;
 pub mod stats;
 pub mod telemetry;
 pub mod usage;

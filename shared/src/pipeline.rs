@@ -1,8 +1,58 @@
-//! Steps the API and the workers share: asking for a user's extraction of a Source.
+//! Steps the API, the session buffer and the workers share: storing a new Source and
+//! queueing its processing (Phase 0, as `POST /api/sources` does it), and asking for a
+//! user's extraction of a Source.
 
-use crate::domain::{ExtractionRecord, ExtractionStatus};
-use crate::queue::payloads::ExtractEntities;
+use crate::domain::{
+    ExtractionRecord, ExtractionStatus, NewSource, ProcessingStatus, Source, SourceWrite,
+};
+use crate::queue::payloads::{ExtractEntities, ProcessSource};
 use crate::services::Services;
+
+/// Why [`store_source`] did not end with a Source stored and queued.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The owner already has a Source of this idempotency key, with other content.
+    #[error("idempotency key already used for different content (source {0})")]
+    KeyReused(String),
+    /// Stored, but the job queue could not be reached: the reconciler queues it later.
+    #[error("source {} stored but not enqueued: {error}", .stored.entity_key)]
+    NotEnqueued {
+        stored: Box<Source>,
+        error: crate::queue::QueueError,
+    },
+    #[error(transparent)]
+    Graph(#[from] crate::graph::GraphError),
+}
+
+/// Stores `new` (or finds the Source of its owner and idempotency key) and queues its
+/// `process-source` job while it is still raw. Returns the Source and whether it was
+/// already there. Safe to repeat: the entity key and the job key make a repeat a no-op,
+/// and a repeat of a Source whose first enqueue failed gets its job.
+pub async fn store_source(
+    svc: &Services,
+    new: &NewSource,
+    request_id: Option<String>,
+) -> Result<(Source, bool), StoreError> {
+    let (source, duplicate) = match svc.graph.create_source(new).await? {
+        SourceWrite::Created(s) => (s, false),
+        SourceWrite::Existing(s) if s.content_hash != new.content_hash => {
+            return Err(StoreError::KeyReused(s.entity_key));
+        }
+        SourceWrite::Existing(s) => (s, true),
+    };
+    if source.processing_status == ProcessingStatus::Raw
+        && let Err(error) = svc
+            .queue
+            .enqueue(ProcessSource::job(&source.entity_key).request_id(request_id))
+            .await
+    {
+        return Err(StoreError::NotEnqueued {
+            stored: Box::new(source),
+            error,
+        });
+    }
+    Ok((source, duplicate))
+}
 
 /// Records that `user_id` wants `source_key` extracted and enqueues the job unless the
 /// extraction is already done. Safe to repeat: the record and the job key make it a

@@ -21,6 +21,7 @@ use crate::llm::offline::OfflineModel;
 use crate::llm::openai::OpenAiProvider;
 use crate::llm::{CauseFinder, Embedder, EntityExtractor, NoteTaker, SourceProcessor, Summarizer};
 use crate::queue::{JobKind, JobQueue};
+use crate::sessions::Sessions;
 use crate::usage::{Meter, UsageLedger};
 
 /// One provider per capability (SPEC §7), each counted in the metrics
@@ -100,6 +101,8 @@ pub struct Services {
     pub graph: Arc<dyn GraphStore>,
     pub queue: Arc<dyn JobQueue>,
     pub directory: Directory,
+    /// The live session buffer (in the directory's database).
+    pub sessions: Sessions,
     pub usage: UsageLedger,
     pub runs: JobRunLedger,
     pub models: Models,
@@ -142,6 +145,7 @@ impl Services {
         let queue = crate::queue::connect(&db, &config);
         let services = Self {
             directory: Directory::new(db.clone()),
+            sessions: Sessions::new(db.clone()),
             usage: UsageLedger::new(db.clone()),
             runs: JobRunLedger::new(db.clone()),
             models: Models::from_config(&config.models)?,

@@ -20,3 +20,4 @@ mod read_side;
 mod request_deadline;
 mod retrieval;
 mod scheduling;
+mod sessions;

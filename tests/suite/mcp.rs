@@ -13,14 +13,17 @@ use serde_json::{Value, json};
 
 const KEY: &str = "mcp-test-key";
 
-const TOOLS: [&str; 8] = [
+const TOOLS: [&str; 11] = [
+    "append_turns",
     "confirm_fact",
     "context",
     "correct_fact",
+    "end_session",
     "entity_info",
     "explore",
     "list_facts",
     "memory_stats",
+    "read_session",
     "remember_fact",
 ];
 

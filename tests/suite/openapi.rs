@@ -187,6 +187,7 @@ async fn every_documented_api_operation_refuses_a_missing_or_weaker_key() {
             ("entity_key", "e".to_owned()),
             ("kind", kind.to_owned()),
             ("action", "pin".to_owned()),
+            ("session_id", "chat-1".to_owned()),
         ]);
         let url = fill(&path, &ids);
         let method = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
@@ -282,6 +283,7 @@ async fn world(svc: &Services, api: &Api) -> BTreeMap<&'static str, String> {
         ("user_id", "alex".to_owned()),
         ("id", fact["fact"]["fact_id"].as_str().unwrap().to_owned()),
         ("kind", "decay".to_owned()),
+        ("session_id", "chat-1".to_owned()),
     ])
 }
 
@@ -307,7 +309,10 @@ async fn documented_examples_are_accepted_and_required_fields_are_required() {
     let ids = world(&svc, &api).await;
 
     let mut posted = 0;
-    for ((method, path), op) in operations(&doc) {
+    // Ending a session comes last: an ended session takes no more turns (409).
+    let mut operations: Vec<_> = operations(&doc).into_iter().collect();
+    operations.sort_by_key(|((_, path), _)| path.ends_with("/end"));
+    for ((method, path), op) in operations {
         if op.get("requestBody").is_none() {
             continue;
         }

@@ -8,6 +8,10 @@
 //! model) and queues their `process-source` job, which re-indexes them: at most
 //! `reconciler.batch_size` a run, so an installation catches up batch by batch.
 //!
+//! It posts the session buffer's chunks claimed at least `stuck_after_secs` ago and
+//! still not stored as Sources (a crash between the append that claimed them and the
+//! post, the graph out of reach then): see `cosmo_shared::sessions`.
+//!
 //! And it forgets the queue's registrations of workers silent for a day (every process
 //! start registers its workers under new names; stopped ones would pile up).
 
@@ -20,13 +24,13 @@ use cosmo_shared::services::Services;
 use serde::Serialize;
 use tracing::info;
 
-use crate::error::JobResult;
+use crate::error::{JobError, JobResult};
 
 impl From<ReconcileReport> for RunReport {
     fn from(r: ReconcileReport) -> Self {
         let mut out = RunReport {
             examined: (r.sources_examined + r.extractions_examined + r.stale_sources) as i64,
-            changed: (r.jobs_enqueued + r.jobs_revived) as i64,
+            changed: (r.jobs_enqueued + r.jobs_revived + r.session_chunks_posted) as i64,
             ..RunReport::default()
         };
         out.add("jobs_enqueued", r.jobs_enqueued as i64);
@@ -34,6 +38,7 @@ impl From<ReconcileReport> for RunReport {
         out.add("stale_sources", r.stale_sources as i64);
         out.add("sources_reindexed", r.sources_reindexed as i64);
         out.add("workers_forgotten", r.workers_forgotten as i64);
+        out.add("session_chunks_posted", r.session_chunks_posted as i64);
         out
     }
 }
@@ -51,6 +56,8 @@ pub struct ReconcileReport {
     pub sources_reindexed: usize,
     /// Worker registrations silent for [`FORGET_WORKERS_AFTER`], removed.
     pub workers_forgotten: u64,
+    /// Session chunks left unposted, stored as Sources by this run.
+    pub session_chunks_posted: usize,
 }
 
 /// How long a worker registration may be silent before the reconciler forgets it: far
@@ -98,8 +105,14 @@ pub async fn run(svc: &Services) -> JobResult<RunReport> {
             report.sources_reindexed += 1;
         }
     }
+    report.session_chunks_posted =
+        cosmo_shared::sessions::flush::post_unposted(svc, before, cfg.batch_size)
+            .await
+            .map_err(|e| JobError::retry(format!("session chunks: {e:#}")))?;
     report.workers_forgotten = svc.queue.forget_workers(FORGET_WORKERS_AFTER).await?;
-    if report.jobs_enqueued + report.jobs_revived > 0 || report.workers_forgotten > 0 {
+    if report.jobs_enqueued + report.jobs_revived + report.session_chunks_posted > 0
+        || report.workers_forgotten > 0
+    {
         info!(
             ?report,
             "reconciler re-queued stuck work or forgot stopped workers"

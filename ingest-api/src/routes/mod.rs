@@ -8,5 +8,6 @@ pub mod explore;
 pub mod facts;
 pub mod health;
 pub mod memories;
+pub mod sessions;
 pub mod sources;
 pub mod users;

@@ -9,8 +9,7 @@ use chrono::{DateTime, Utc};
 use cosmo_shared::domain::input::{
     ExtractionRequestInput, SourceBody, SourceInput, idempotency_header, parse_user_id,
 };
-use cosmo_shared::domain::{ExtractionRecord, Source, SourceWrite};
-use cosmo_shared::queue::payloads::ProcessSource;
+use cosmo_shared::domain::{ExtractionRecord, Source};
 use cosmo_shared::{ids, pipeline};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -89,31 +88,24 @@ pub async fn create(
     let new = input
         .with_graph_user_ids(&users, &graph_user_ids)
         .into_new_source(idempotency_key.as_deref(), now);
-    let (source, duplicate) = match svc.graph.create_source(&new).await? {
-        SourceWrite::Created(s) => (s, false),
-        SourceWrite::Existing(s) if s.content_hash != new.content_hash => {
-            return Err(reused(&s.entity_key));
-        }
-        SourceWrite::Existing(s) => (s, true),
-    };
-    let status_url = format!("/api/sources/{}", source.entity_key);
-    if source.processing_status == cosmo_shared::domain::ProcessingStatus::Raw {
-        // A duplicate of a Source whose first enqueue failed gets its job now.
-        if let Err(e) = svc
-            .queue
-            .enqueue(ProcessSource::job(&source.entity_key).request_id(request_id))
-            .await
-        {
-            tracing::error!(entity_key = %source.entity_key, error = %e, "source stored but not enqueued");
+    let (source, duplicate) = match pipeline::store_source(svc, &new, request_id).await {
+        Ok(stored) => stored,
+        Err(pipeline::StoreError::KeyReused(key)) => return Err(reused(&key)),
+        Err(pipeline::StoreError::NotEnqueued { stored, error }) => {
+            let entity_key = stored.entity_key;
+            tracing::error!(%entity_key, %error, "source stored but not enqueued");
+            let status_url = format!("/api/sources/{entity_key}");
             return Err(ApiError::Unavailable {
                 message:
                     "the source is stored but the job queue is unreachable; it will be processed \
                           automatically once the queue is back"
                         .into(),
-                detail: Some(json!({ "entity_key": source.entity_key, "status_url": status_url })),
+                detail: Some(json!({ "entity_key": entity_key, "status_url": status_url })),
             });
         }
-    }
+        Err(pipeline::StoreError::Graph(e)) => return Err(e.into()),
+    };
+    let status_url = format!("/api/sources/{}", source.entity_key);
     let status = if duplicate {
         StatusCode::OK
     } else {

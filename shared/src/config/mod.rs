@@ -13,6 +13,7 @@ mod graph;
 mod maintenance;
 mod models;
 mod retrieval;
+mod sessions;
 mod telemetry;
 
 pub use crate::lifecycle::LifecycleParams;
@@ -21,6 +22,7 @@ pub use graph::{GraphBackend, GraphConfig, Neo4jConfig};
 pub use maintenance::{MaintenanceConfig, SchedulerConfig, parse_cron};
 pub use models::{LocalConfig, ModelsConfig, OpenAiConfig, Provider, ProvidersConfig};
 pub use retrieval::{ContextShares, RetrievalConfig};
+pub use sessions::SessionsConfig;
 pub use telemetry::TelemetryConfig;
 
 #[derive(Clone, Default, Serialize, Deserialize)]
@@ -39,6 +41,7 @@ pub struct Config {
     pub lifecycle: LifecycleParams,
     pub maintenance: MaintenanceConfig,
     pub retrieval: RetrievalConfig,
+    pub sessions: SessionsConfig,
     pub log: LogConfig,
     pub telemetry: TelemetryConfig,
 }
@@ -281,6 +284,7 @@ impl Config {
         self.scheduler.validate()?;
         self.maintenance.validate()?;
         self.retrieval.validate()?;
+        self.sessions.validate()?;
         anyhow::ensure!(
             self.queue.heartbeat_secs > 0,
             "queue.heartbeat_secs must be positive"
@@ -328,6 +332,7 @@ impl std::fmt::Debug for Config {
             .field("lifecycle", &self.lifecycle)
             .field("maintenance", &self.maintenance)
             .field("retrieval", &self.retrieval)
+            .field("sessions", &self.sessions)
             .field("log", &self.log)
             .field("telemetry", &self.telemetry)
             .finish()
@@ -392,13 +397,15 @@ mod tests {
             jail.set_env("COSMO_RETRIEVAL__CANDIDATES_PER_SIGNAL", "17");
             jail.set_env("COSMO_SCHEDULER__CATCH_UP_HOURS", "3");
             jail.set_env("COSMO_TELEMETRY__OTLP_ENDPOINT", "http://collector:4318");
+            jail.set_env("COSMO_SESSIONS__KEEP_TURNS", "4");
             let c = Config::load(None).map_err(|e| e.to_string())?;
             assert_eq!(c.lifecycle.access_boost, 0.06);
             assert_eq!(c.maintenance.batch_size, 250);
             assert_eq!(c.retrieval.candidates_per_signal, 17);
             assert_eq!(c.scheduler.catch_up_hours, 3);
             assert_eq!(c.telemetry.otlp_endpoint, "http://collector:4318");
-            assert_eq!(sections().len(), 15, "one entry per field of Config");
+            assert_eq!(c.sessions.keep_turns, 4);
+            assert_eq!(sections().len(), 16, "one entry per field of Config");
             Ok(())
         });
     }

@@ -11,6 +11,7 @@ use super::{Lifecycle, NewSource, Sensitivity, SourceType, TtlPolicy};
 use crate::ids;
 
 pub mod read;
+pub mod session;
 
 /// The most users one Source may be shared with, the owner included.
 pub const MAX_PARTICIPANTS: usize = 200;

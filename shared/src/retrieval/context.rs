@@ -7,7 +7,10 @@
 //! matched (at most 300 characters). The budget is shared between facts, people and
 //! topics, temporal context and evidence (`retrieval.context_shares`), what one part
 //! leaves unused going to the others ([`fit`]). An item that does not fit is left out
-//! whole (never cut mid-sentence) and `truncated` says so.
+//! whole (never cut mid-sentence) and `truncated` says so. With a `session_id`, the
+//! session's latest buffered turns come last as "Recent conversation"
+//! ([`crate::sessions`]); they take what they need of the budget after the profile, up
+//! to half of it, newest first.
 
 use serde::Serialize;
 use serde_json::json;
@@ -55,6 +58,7 @@ enum Section {
     Entities,
     Storylines,
     Episodes,
+    Recent,
 }
 
 impl Section {
@@ -65,6 +69,7 @@ impl Section {
             Self::Entities => "People and topics",
             Self::Storylines => "Storylines",
             Self::Episodes => "Episodes",
+            Self::Recent => "Recent conversation",
         }
     }
 
@@ -75,6 +80,7 @@ impl Section {
             Self::Entities => "entities",
             Self::Storylines => "storylines",
             Self::Episodes => "episodes",
+            Self::Recent => "recent_conversation",
         }
     }
 }
@@ -144,6 +150,24 @@ pub async fn build(
             }),
             quote: None,
         });
+    }
+
+    // The session's working memory: its latest turns, as said.
+    if let Some(session) = &input.session_id {
+        let keep = i64::from(svc.config.sessions.keep_turns);
+        let turns = svc
+            .sessions
+            .buffer(user, session, keep)
+            .await
+            .map_err(anyhow::Error::from)?;
+        for t in turns {
+            items.push(Item {
+                section: Section::Recent,
+                text: format!("{}: {}", t.speaker, t.text),
+                memory: None,
+                quote: None,
+            });
+        }
     }
 
     let scope = SearchScope {
@@ -388,6 +412,7 @@ enum Share {
     Entities,
     Temporal,
     Evidence,
+    Recent,
 }
 
 impl Section {
@@ -397,6 +422,7 @@ impl Section {
             Self::Facts => Share::Facts,
             Self::Entities => Share::Entities,
             Self::Storylines | Self::Episodes => Share::Temporal,
+            Self::Recent => Share::Recent,
         }
     }
 }
@@ -444,9 +470,25 @@ fn fit(
             }
         }
     }
+    // The conversation at hand, after the profile: its latest turns first, within half
+    // the budget, and no older turn once one is left out.
+    let recent_cap = budget.min(used + budget / 2);
+    for i in (0..n)
+        .rev()
+        .filter(|&i| items[i].section == Section::Recent)
+    {
+        kept[i] = true;
+        let t = tokens(&kept, &quoted);
+        if t <= recent_cap {
+            used = t;
+        } else {
+            kept[i] = false;
+            break;
+        }
+    }
     let rest = budget.saturating_sub(used) as f64;
     let cap = |share: Share| match share {
-        Share::Profile => 0.0,
+        Share::Profile | Share::Recent => 0.0,
         Share::Facts => shares.facts * rest,
         Share::Entities => shares.entities * rest,
         Share::Temporal => shares.temporal * rest,
@@ -480,7 +522,7 @@ fn fit(
         }
     };
     let share_of = |i: usize| items[i].section.share();
-    for i in (0..n).filter(|&i| share_of(i) != Share::Profile) {
+    for i in (0..n).filter(|&i| !matches!(share_of(i), Share::Profile | Share::Recent)) {
         attempt(
             &mut kept,
             &mut quoted,
@@ -502,7 +544,7 @@ fn fit(
             );
         }
     }
-    for i in (0..n).filter(|&i| share_of(i) != Share::Profile) {
+    for i in (0..n).filter(|&i| !matches!(share_of(i), Share::Profile | Share::Recent)) {
         if !kept[i] {
             attempt(&mut kept, &mut quoted, &mut used, i, false, None);
         }
@@ -609,6 +651,39 @@ mod tests {
             score: 1.0,
             derived_from: (0..derived).map(|i| format!("s{i}")).collect(),
         }
+    }
+
+    #[test]
+    fn the_recent_conversation_keeps_its_latest_turns_within_half_the_budget() {
+        let shares = crate::config::ContextShares::default();
+        let mut items = vec![item(Section::Profile, "Alex Johnson")];
+        for i in 1..=12 {
+            items.push(item(
+                Section::Recent,
+                &format!("user: turn {i:02} of a conversation about the garden plan"),
+            ));
+        }
+        items.push(item(Section::Facts, "2026-11-02: Alex likes tea."));
+        let (kept, truncated) = fit(ContextFormat::Markdown, &items, 100, &shares);
+        let recent: Vec<&str> = kept
+            .iter()
+            .filter(|i| i.section == Section::Recent)
+            .map(|i| i.text.as_str())
+            .collect();
+        assert!(truncated);
+        assert!(!recent.is_empty() && recent.len() < 12, "{recent:?}");
+        // The latest turns, in order, with no gap.
+        let first = 13 - recent.len();
+        let expected: Vec<String> = (first..=12)
+            .map(|i| format!("user: turn {i:02} of a conversation about the garden plan"))
+            .collect();
+        assert_eq!(recent, expected);
+        let rendered = render(ContextFormat::Markdown, &kept.iter().collect::<Vec<_>>());
+        assert!(rendered.ends_with(&format!("- {}\n", expected.last().unwrap())));
+        assert!(
+            kept.iter().any(|i| i.section == Section::Facts),
+            "memory keeps a share"
+        );
     }
 
     #[test]

@@ -403,6 +403,7 @@ async fn the_readme_note_and_its_insight_reach_context(svc: Services, user: Stri
         format: ContextFormat::Markdown,
         since: None,
         until: None,
+        session_id: None,
     };
     let answer = context::build(&svc, &ask(README_MESSAGE), None)
         .await

@@ -151,6 +151,7 @@ async fn context_keeps_to_since_and_until(svc: Services, user: String, other: St
         format: cosmo_shared::domain::input::read::ContextFormat::Markdown,
         since,
         until,
+        session_id: None,
     };
     let used = |answer: &context::Context| -> Vec<String> {
         answer

@@ -172,6 +172,9 @@ pub struct ContextInput {
     pub format: ContextFormat,
     pub since: Option<DateTime<Utc>>,
     pub until: Option<DateTime<Utc>>,
+    /// A live session of the user's: its latest turns are added as "Recent
+    /// conversation".
+    pub session_id: Option<String>,
 }
 
 /// The body of `POST /api/context` (and the MCP tool `context`).
@@ -207,6 +210,15 @@ pub struct ContextBody {
     /// Only memories of events before this time (RFC 3339); after `since`.
     #[schema(format = DateTime)]
     pub until: Option<String>,
+    /// A session of the user's (`POST /api/sessions/{session_id}/turns`): its latest
+    /// turns still in the buffer (at most `sessions.keep_turns`) are added as "Recent
+    /// conversation". A session with no turns adds nothing.
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
+    pub session_id: Option<String>,
 }
 
 impl ContextInput {
@@ -236,6 +248,11 @@ impl ContextInput {
             format,
             since,
             until,
+            session_id: b
+                .session_id
+                .as_deref()
+                .map(|s| super::session::parse_session_id("session_id", s))
+                .transpose()?,
         })
     }
 }
