@@ -1,6 +1,6 @@
 //! Typed links between a user's Sources ([`crate::domain::links`]): `temporal` ones
 //! written as each Source is processed, `causal` ones inferred nightly, both read back
-//! by retrieval's why- and when-routes.
+//! by retrieval's why-route.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};

@@ -1,5 +1,4 @@
-//! Routing: what a query asks (`intent.rs`, reported) and the period it names
-//! (`period.rs`, searched again).
+//! Routing: what a query asks (`intent.rs`) and the period it names (`period.rs`).
 //!
 //! * **A named period** ("last week", "in May 2023") — any intent: each signal searches
 //!   the query a second time within the period, as a second pass fused with the first.
@@ -7,6 +6,9 @@
 //!   finds, yet nothing is filtered out: a period resolved wrongly, or one without
 //!   memories, costs a ranking nothing. `since`/`until` in the request are filters; a
 //!   named period inside them is searched within both.
+//! * **Why** — the Sources linked by cause and effect to the best matches are lifted
+//!   (`chain.rs`). *When*, *who* and *what* take no route of their own (see
+//!   docs/architecture.md, "Routing").
 //!
 //! Routing is on unless `retrieval.intent_routing = false`, which ranks every query
 //! alike (the version `cosmo-bench retrieval` compares with).
