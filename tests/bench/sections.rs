@@ -478,7 +478,8 @@ ask when something happened (*temporal*), gather two to four sessions (*multi-ho
 whole theme (*open*), or ask what went on with a theme in a named month (*dated*: \"In
 May 2023, what did Maya tell Leo about the dog?\"; the month singles the sessions out). Each conversation is ingested for its first speaker (both are
 participants) through `process-source` and `extract-entities` with the offline model, as
-a back-fill the morning after its last session; then every question is an `explore`
+a back-fill the morning after its last session, after that night's `infer-causal-links`
+(the offline model's causal links); then every question is an `explore`
 call (granularity 1, limit 10) as that user, and a hit is a Source of an evidence
 session. **BM25** (Okapi, k1 = 1.2, b = 0.75, lower-cased alphanumeric tokens, no
 stemming or stopwords) ranks the same conversation's raw session transcripts, the search
@@ -572,7 +573,8 @@ default retrieval).
 By what the question asks for, read from its first word (*when*, *why*, *who*; *what*:
 every other wording — what, which, where, how), recall@10 and MRR, forward order;
 *without routing* is the same store and questions with `retrieval.intent_routing =
-false`, in the same run:
+false`, in the same run (routing: a named period searched again, and for *why* the
+Sources linked by cause and effect to the best matches):
 
 "
     );
