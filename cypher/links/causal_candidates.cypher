@@ -6,11 +6,13 @@ WHERE s.causal_pending = true AND s.entity_key > $after
 WITH s
 ORDER BY s.entity_key
 LIMIT $limit
+CALL (s) {
+  OPTIONAL MATCH path = (p:Source)-[:precedes*1..8]->(s)
+  WITH p, length(path) AS back
+  ORDER BY back
+  RETURN collect(p.entity_key) AS chain
+}
 RETURN s.entity_key AS effect_key,
        s.user_id AS user_id,
-       COLLECT {
-         MATCH path = (p:Source)-[:precedes*1..8]->(s)
-         WITH p, length(path) AS back
-         ORDER BY back
-         RETURN p.entity_key
-       }[..$window] AS earlier
+       chain[..$window] AS earlier
+ORDER BY effect_key
