@@ -1,6 +1,6 @@
-// Seed Step 4.5: the Source joins each Storyline once; a Storyline's statistics move only
-// when the `includes` link is new; only the user's own Storylines are joined. Returns the
-// ids of the Storylines joined now.
+// The Source joins each Storyline once; a Storyline's statistics move only when the
+// `includes` link is new; only the user's own Storylines are joined. Returns the ids of
+// the Storylines joined now.
 MATCH (s:Source {entity_key: $source_key})
 UNWIND $storyline_ids AS storyline_id
 MATCH (st:Storyline {storyline_id: storyline_id})

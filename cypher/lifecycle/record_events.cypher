@@ -1,6 +1,6 @@
-// The lifecycle event log (seed 002): one node per state change, one row per distinct
-// event id. The id is derived from the event's memory, new state, reason and time, so
-// recording the same event again keeps the first one.
+// The lifecycle event log: one node per state change, one row per distinct event id. The
+// id is derived from the event's memory, new state, reason and time, so recording the
+// same event again keeps the first one.
 UNWIND $rows AS row
 MERGE (e:LifecycleEvent {event_id: row.event_id})
 ON CREATE SET

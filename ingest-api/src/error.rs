@@ -1,7 +1,7 @@
 //! One error type for every handler, one table from error to status, one JSON shape:
-//! `{"error": {"code", "message", "field"?}}` (SPEC §8, seed 000's codes). Server-side
-//! failures say little to the client and everything to the log. [`ErrorBody`] is that
-//! shape for the OpenAPI document.
+//! `{"error": {"code", "message", "field"?}}`; docs/api.md, "Errors", lists the codes and
+//! their statuses. Server-side failures say little to the client and everything to the
+//! log. [`ErrorBody`] is that shape for the OpenAPI document.
 
 use axum::Json;
 use axum::http::StatusCode;

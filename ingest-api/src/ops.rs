@@ -267,7 +267,7 @@ pub struct RelatedView {
 }
 
 /// A semantic node with its notes, relationships, Sources and Storylines
-/// (`GET /api/entities/{key}`). Reading an entity counts as recalling it (SPEC §4.2).
+/// (`GET /api/entities/{key}`). Reading an entity counts as recalling it.
 pub async fn entity_info(app: &AppState, tenant: &Tenant, key: &str) -> ApiResult<EntityView> {
     memory_owner(app, tenant, MemoryKind::Node, key).await?;
     let svc = &app.svc;

@@ -1,4 +1,4 @@
-//! Deterministic, type-specific cleanup of raw content (SPEC §3 Phase 1): turns a typed
+//! Deterministic, type-specific cleanup of raw content (Phase 1): turns a typed
 //! [`RawContent`] into the plain text the rest of the pipeline reads.
 //!
 //! * transcripts: `Title: …`, then one `[ts] Speaker: text` line per turn;

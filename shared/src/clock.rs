@@ -1,5 +1,5 @@
 //! The notion of "now". Every job and every write takes its time from a [`Clock`], so
-//! tests and back-fills can move time (SPEC §4: "an injectable clock").
+//! tests and back-fills can move time.
 
 use std::sync::{Arc, Mutex};
 

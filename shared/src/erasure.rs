@@ -1,8 +1,8 @@
-//! Erasure (SPEC §6): a Source or a whole user, every trace — for a user first their
-//! live sessions (turns not yet in a Source), then the graph store's part
-//! ([`crate::graph::ErasureStore`]), then the queued jobs about it and, for a user,
-//! their usage rows and their directory entry. Jobs that slip through (running at the
-//! time) find nothing to work on and do nothing.
+//! Erasure: a Source or a whole user, every trace — for a user first their live sessions
+//! (turns not yet in a Source), then the graph store's part
+//! ([`crate::graph::ErasureStore`]), then the queued jobs about it and, for a user, their
+//! usage rows and their directory entry. Jobs that slip through (running at the time)
+//! find nothing to work on and do nothing.
 
 use serde::Serialize;
 

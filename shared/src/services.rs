@@ -24,8 +24,7 @@ use crate::queue::{JobKind, JobQueue};
 use crate::sessions::Sessions;
 use crate::usage::{Meter, UsageLedger};
 
-/// One provider per capability (SPEC §7), each counted in the metrics
-/// ([`crate::llm::counted`]).
+/// One provider per capability, each counted in the metrics ([`crate::llm::counted`]).
 #[derive(Debug, Clone)]
 pub struct Models {
     pub processor: Arc<dyn SourceProcessor>,

@@ -1,7 +1,7 @@
-//! The live session buffer (seed 003): a user's chat session, turn by turn, in the
-//! directory database (`cosmo_sessions`, `cosmo_session_turns`, `cosmo_session_chunks`;
-//! migration `0005_session_buffer.sql`). The latest turns are the session's working
-//! memory; older ones are compressed into `conversation` Sources ([`flush`]).
+//! The live session buffer: a user's chat session, turn by turn, in the directory
+//! database (`cosmo_sessions`, `cosmo_session_turns`, `cosmo_session_chunks`; migration
+//! `0005_session_buffer.sql`). The latest turns are the session's working memory; older
+//! ones are compressed into `conversation` Sources ([`flush`]).
 //!
 //! Exactly once, across two databases, with an outbox: the transaction that appends
 //! turns numbers them (one after another per session, whatever the number of clients)

@@ -1,5 +1,5 @@
 //! The usage ledger: tokens per model call, by tenant, user and job kind, so operators
-//! see what memory costs and whom (SPEC §7; `GET /api/admin/usage`).
+//! see what memory costs and whom (`GET /api/admin/usage`).
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;

@@ -1,5 +1,6 @@
-//! Sample Sources of every type, shaped as seed 001's `raw_content`, with enough
-//! substance that the offline model finds people, concepts and entities in them.
+//! Sample Sources of every type, each `raw_content` in its type's shape (docs/api.md,
+//! "`raw_content` by source type"), with enough substance that the offline model finds
+//! people, concepts and entities in them.
 
 use serde_json::{Value, json};
 

@@ -1,8 +1,8 @@
-//! Memory over time, in simulated time (SPEC §4): a recurring person becomes a
-//! Storyline, a new Source joins it and the refresh rewrites it, a second Storyline months
-//! later and a Macro grouping both; decay archives a tentative memory on schedule but not
-//! a confirmed one; expired notes go, forever notes stay; and re-running any job for the
-//! same as-of time changes nothing. Runs on every graph backend here.
+//! Memory over time, in simulated time: a recurring person becomes a Storyline, a new
+//! Source joins it and the refresh rewrites it, a second Storyline months later and a
+//! Macro grouping both; decay archives a tentative memory on schedule but not a confirmed
+//! one; expired notes go, forever notes stay; and re-running any job for the same as-of
+//! time changes nothing. Runs on every graph backend here.
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::clock::ManualClock;

@@ -1,6 +1,7 @@
-//! `extract-entities` (Phase 2) for one (Source, user): seed 001 Steps 1–5 as SPEC §3
-//! refines them. The models run first; everything they produce is then written in one
-//! graph transaction, so a crash or retry never leaves half an extraction behind.
+//! `extract-entities` (Phase 2) for one (Source, user); its steps are in
+//! docs/architecture.md, "Phase 2". The models run first; everything they produce is then
+//! written in one graph transaction, so a crash or retry never leaves half an extraction
+//! behind.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -108,7 +109,7 @@ pub async fn run(svc: &Services, job: &ExtractEntities) -> JobResult {
     Ok(())
 }
 
-/// Seed Step 4.5's `findBestStorylineMatch`: per anchor, the only candidate; among
+/// Which Storylines the Source joins: per anchor, the only candidate; among
 /// several, the most similar by embedding, else the closest in time.
 pub fn choose_storylines(source: &Source, candidates: &[StorylineCandidate]) -> Vec<String> {
     let mut by_anchor: BTreeMap<&NodeIdentity, Vec<&StorylineCandidate>> = BTreeMap::new();

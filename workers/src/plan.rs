@@ -1,6 +1,6 @@
 //! Turns the models' answers into one [`ExtractionWrite`]: the confidence/subpoint
-//! filter of seed 001 Step 1, identity keys, and the note-taking agent's tool calls
-//! resolved to the nodes and relationships they name.
+//! filter, identity keys, and the note-taking agent's tool calls resolved to the nodes
+//! and relationships they name.
 
 use std::collections::BTreeMap;
 
@@ -11,7 +11,7 @@ use cosmo_shared::domain::{
 };
 use cosmo_shared::llm::{AgentAction, ExtractedEntity, OWNER};
 
-/// Seed 001 Step 1: keep `confidence ≥ 7/10` …
+/// The filter keeps an extracted entity with `confidence ≥ 7/10` …
 pub const MIN_CONFIDENCE: f64 = 7.0;
 /// … and more than 2 subpoints.
 pub const MIN_SUBPOINTS: usize = 3;

@@ -1,4 +1,4 @@
-//! `reconcile` (SPEC §4.4): Sources stuck in `raw`/`processed` and extractions stuck
+//! `reconcile`: Sources stuck in `raw`/`processed` and extractions stuck
 //! `pending`/`in_progress` with no live job get one. That covers an API that wrote a
 //! Source but could not reach the queue, and a job lost any other way. Jobs that gave up
 //! (dead letters) are left for an operator: they failed for a reason.

@@ -1,5 +1,5 @@
-//! Retrieval (SPEC §5): `POST /api/explore` at three granularities, drill-down from a
-//! Macro to its Storylines (`GET /api/macros/{id}`) and from a Storyline to its Sources
+//! Retrieval: `POST /api/explore` at three granularities, drill-down from a Macro to its
+//! Storylines (`GET /api/macros/{id}`) and from a Storyline to its Sources
 //! (`GET /api/storylines/{id}`), and `POST /api/context` for prompts.
 
 use axum::Json;

@@ -1,7 +1,7 @@
-//! Facts (seeds 003, 004): remember, correct, confirm, explain, list, weak facts, and
-//! erase. A structured fact keeps one live value per (user, category, key); a less
-//! confident value never overwrites a more confident one. Remember, correct, confirm and
-//! list are [`ops`], shared with the MCP tools.
+//! Facts: remember, correct, confirm, explain, list, weak facts, and erase. A structured
+//! fact keeps one live value per (user, category, key); a less confident value never
+//! overwrites a more confident one. Remember, correct, confirm and list are [`ops`],
+//! shared with the MCP tools.
 
 use axum::Json;
 use axum::extract::{Query, State};

@@ -1,8 +1,7 @@
-//! Lifecycle control (seed 002) for any memory — `source`, `node`, `relationship`,
-//! `storyline`, `macro`, `fact`:
-//! `GET /api/memories/{kind}/{key}` (its lifecycle), `POST …/{action}` with action
-//! `pin`, `unpin`, `archive` or `restore` (409 on a pinned memory's state), and
-//! `GET …/events`, the lifecycle event log, oldest first.
+//! Lifecycle control for any memory — `source`, `node`, `relationship`, `storyline`,
+//! `macro`, `fact`: `GET /api/memories/{kind}/{key}` (its lifecycle), `POST …/{action}`
+//! with action `pin`, `unpin`, `archive` or `restore` (409 on a pinned memory's state),
+//! and `GET …/events`, the lifecycle event log, oldest first.
 
 use axum::Json;
 use axum::extract::State;

@@ -1,6 +1,6 @@
-//! The live session buffer (seed 003): `POST /api/sessions/{session_id}/turns` appends
-//! a user's turns, `POST …/end` ends the session, `GET /api/sessions/{session_id}`
-//! reads it. The work is in [`crate::ops::sessions`], shared with the MCP tools.
+//! The live session buffer: `POST /api/sessions/{session_id}/turns` appends a user's
+//! turns, `POST …/end` ends the session, `GET /api/sessions/{session_id}` reads it. The
+//! work is in [`crate::ops::sessions`], shared with the MCP tools.
 
 use axum::Json;
 use axum::extract::{Query, State};

@@ -204,8 +204,8 @@ pub async fn request_extraction(
 
 /// Erase a Source
 ///
-/// The Source and every trace of it (SPEC §6): what was extracted only from it, its
-/// notes, its place in Storylines, its queued jobs.
+/// The Source and every trace of it: what was extracted only from it, its notes, its
+/// place in Storylines, its queued jobs.
 #[utoipa::path(delete, path = "/api/sources/{key}", tag = "sources",
     params(("key" = String, Path, description = "The Source's entity key")),
     responses(

@@ -105,8 +105,8 @@ pub async fn stats(
 
 /// Erase a user
 ///
-/// Everything of the user, gone (SPEC §6): Sources, nodes, facts, queued jobs, usage
-/// rows and the directory entry.
+/// Everything of the user, gone: Sources, nodes, facts, queued jobs, usage rows and the
+/// directory entry.
 #[utoipa::path(delete, path = "/api/users/{user_id}", tag = "users",
     params(("user_id" = String, Path, description = "The user id", min_length = 1,
         max_length = 128, pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$")),

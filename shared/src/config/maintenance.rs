@@ -1,9 +1,10 @@
 //! `[scheduler]` (when each periodic job fires) and `[maintenance]` (how much each run
-//! does and the thresholds of SPEC §4).
+//! does, and the thresholds the jobs apply).
 
 use serde::{Deserialize, Serialize};
 
-/// 6-field cron expressions (seconds first) in `timezone`; seed 001's times by default.
+/// 6-field cron expressions (seconds first) in `timezone`; by default the nightly jobs
+/// fire between 01:00 and 04:30 and the weekly ones on Sunday.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SchedulerConfig {
@@ -89,9 +90,9 @@ pub fn parse_cron(expression: &str) -> anyhow::Result<croner::Cron> {
 pub struct MaintenanceConfig {
     /// Memories read and written per batch (memory stays flat whatever the graph size).
     pub batch_size: usize,
-    /// Storylines promoted / refreshed per run (seed: 100).
+    /// Storylines promoted / refreshed per run (default 100).
     pub storyline_limit: usize,
-    /// Macros promoted / refreshed per run (seed: 50).
+    /// Macros promoted / refreshed per run (default 50).
     pub macro_limit: usize,
     /// An anchor needs this many Sources not yet in a Storyline…
     pub storyline_min_sources: i64,
@@ -101,7 +102,7 @@ pub struct MaintenanceConfig {
     pub storyline_min_age_days: i64,
     /// A Storyline whose last Source is older than this takes no new Sources.
     pub storyline_window_days: i64,
-    /// Sources refreshed Storylines are re-summarised from (seed: the last 10).
+    /// Sources refreshed Storylines are re-summarised from (default: the last 10).
     pub storyline_refresh_sources: usize,
     /// An anchor first mentioned this long ago with 2+ Storylines gets a Macro.
     pub macro_min_age_days: i64,

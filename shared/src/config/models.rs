@@ -35,9 +35,9 @@ pub struct ModelsConfig {
 pub struct ProvidersConfig {
     /// Phase 1: transcript cleanup, summary + keywords + tags.
     pub processing: Provider,
-    /// Phase 2 Step 1: People, Concepts, Entities.
+    /// Phase 2: People, Concepts, Entities.
     pub extraction: Provider,
-    /// Phase 2 Step 4: the note-taking agent.
+    /// Phase 2: the note-taking agent.
     pub notes: Provider,
     /// Storyline/Macro descriptions and consolidation.
     pub summaries: Provider,
@@ -46,7 +46,7 @@ pub struct ProvidersConfig {
     pub embeddings: Provider,
 }
 
-/// `[models.openai]`: the endpoint and a model per task (seed 001's defaults).
+/// `[models.openai]`: the endpoint and a model per task.
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OpenAiConfig {
@@ -58,7 +58,8 @@ pub struct OpenAiConfig {
     pub extraction_model: String,
     pub notes_model: String,
     pub summaries_model: String,
-    /// Used for consolidations with fewer than three notes (seed 001's cost advice).
+    /// Used for consolidations with fewer than three notes: little to merge, so a
+    /// cheaper model does.
     pub cheap_summaries_model: String,
     pub causes_model: String,
     pub embedding_model: String,

@@ -1,4 +1,4 @@
-//! `[retrieval]`: hybrid retrieval and context building (SPEC §5, seed 000).
+//! `[retrieval]`: hybrid retrieval and context building.
 
 use serde::{Deserialize, Serialize};
 

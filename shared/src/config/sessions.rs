@@ -1,4 +1,4 @@
-//! `[sessions]`: the live session buffer (seed 003, `POST /api/sessions/{id}/turns`).
+//! `[sessions]`: the live session buffer (`POST /api/sessions/{id}/turns`).
 
 use serde::{Deserialize, Serialize};
 

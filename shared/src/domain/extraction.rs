@@ -1,5 +1,5 @@
 //! Per-(Source, user) extraction: its recorded state and the write that Phase 2 applies
-//! to the graph in one transaction (SPEC §3 Phase 2).
+//! to the graph in one transaction.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -96,7 +96,7 @@ pub struct ExtractionWrite {
     pub nodes: Vec<NodeUpsert>,
     pub relationships: Vec<RelationshipUpsert>,
     pub notes: Vec<NoteWrite>,
-    /// Storylines (by id) this Source joins (seed Step 4.5).
+    /// Storylines (by id) this Source joins.
     pub storylines: Vec<String>,
     /// Whether this user owns the Source: then the Source itself becomes `extracted`.
     pub is_source_owner: bool,

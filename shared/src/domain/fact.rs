@@ -1,8 +1,8 @@
-//! Facts (seeds 003, 004): things a user states or confirms about themselves and their
-//! world. A fact is either free text, or structured (`category`, `key`, `value`) with one
-//! live value per (user, category, key) where a less confident value never overwrites a
-//! more confident one. Corrections supersede: the new fact links to the old one, which
-//! is soft-deleted with a validity end. Confirmed facts are protected from decay.
+//! Facts: things a user states or confirms about themselves and their world. A fact is
+//! either free text, or structured (`category`, `key`, `value`) with one live value per
+//! (user, category, key) where a less confident value never overwrites a more confident
+//! one. Corrections supersede: the new fact links to the old one, which is soft-deleted
+//! with a validity end. Confirmed facts are protected from decay.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -97,7 +97,7 @@ pub enum FactWrite {
     Unchanged { existing: Fact },
 }
 
-/// Where a fact came from and what it replaced (seed 004 `explain_fact`).
+/// Where a fact came from and what it replaced (`GET /api/facts/{id}/explain`).
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct FactExplanation {
     pub fact: Fact,
@@ -110,7 +110,7 @@ pub struct FactExplanation {
     pub about: Vec<(String, String)>,
 }
 
-/// Weak facts (seed 004 `weak_facts`): live, unconfirmed, and below either bar — they
+/// Weak facts (`GET /api/facts/weak`): live, unconfirmed, and below either bar — they
 /// may need confirmation or will fade.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Weakness {

@@ -1,4 +1,4 @@
-//! Lifecycle fields carried by every node and semantic relationship (SPEC §2.2).
+//! Lifecycle fields carried by every node and semantic relationship.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -54,7 +54,7 @@ pub struct Lifecycle {
     pub decay_gradient: f64,
     pub last_accessed_at: Option<DateTime<Utc>>,
     /// When decay was last applied; decay covers the time since the later of this and
-    /// `last_accessed_at`, so it never compounds (SPEC §4.2 fix).
+    /// `last_accessed_at`, so it never compounds: no stretch of time is decayed twice.
     pub last_decayed_at: Option<DateTime<Utc>>,
     pub ttl_policy: TtlPolicy,
     pub pinned: bool,
@@ -63,8 +63,7 @@ pub struct Lifecycle {
 }
 
 impl Lifecycle {
-    /// The defaults every new memory starts with (seed 001 "Initial Values").
-    /// A new memory's salience.
+    /// A new memory's salience; [`Lifecycle::new`] sets the other starting values.
     pub const INITIAL_SALIENCE: f64 = 0.5;
 
     pub fn new(confidence: f64, ttl_policy: TtlPolicy, at: DateTime<Utc>) -> Self {

@@ -1,6 +1,6 @@
 //! Any memory with a lifecycle (Source, semantic node, relationship, Storyline, Macro,
 //! fact),
-//! addressed by kind and key, and the lifecycle event log (seed 002).
+//! addressed by kind and key, and the lifecycle event log.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -30,7 +30,7 @@ pub enum MemoryKind {
     Relationship,
     Storyline,
     Macro,
-    /// A fact a user stated (seeds 003/004).
+    /// A fact a user stated.
     Fact,
 }
 

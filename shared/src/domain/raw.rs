@@ -1,4 +1,5 @@
-//! Typed views of `raw_content`, one shape per source type (seed 001 Phase 0):
+//! Typed views of `raw_content`, one shape per source type (docs/api.md, "`raw_content`
+//! by source type"):
 //! conversation/meeting/voice-memo transcripts, emails, Slack threads, text notes.
 //! The stores keep the posted JSON verbatim; this is how code reads it.
 

@@ -1,7 +1,7 @@
-//! What the read side asks of a graph store (SPEC §5): candidate lists per signal
-//! (vector similarity, full-text, graph neighbours) over one kind of memory, scoped to
-//! one user, and the small views results are built from. Fusion and ranking happen
-//! above the store, in `crate::retrieval`, the same for every backend.
+//! What the read side asks of a graph store: candidate lists per signal (vector
+//! similarity, full-text, graph neighbours) over one kind of memory, scoped to one user,
+//! and the small views results are built from. Fusion and ranking happen above the store,
+//! in `crate::retrieval`, the same for every backend.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -117,8 +117,8 @@ pub fn relationship_label(from: &str, relationship_type: &str, to: &str) -> Stri
     format!("{from} —{relationship_type}→ {to}")
 }
 
-/// What a Storyline or an entity lists of its Sources (seed 001 granularity 2: summary,
-/// date, context type).
+/// What a Storyline or an entity lists of its Sources: summary, date and context type,
+/// not the content.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct SourceMeta {
     pub entity_key: String,

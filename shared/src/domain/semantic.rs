@@ -1,5 +1,5 @@
 //! The per-user semantic graph: Person, Concept and Entity nodes, their relationships
-//! and the notes that accumulate on both (SPEC §2, §2.3).
+//! and the notes that accumulate on both.
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -104,7 +104,7 @@ pub struct SemanticNode {
     pub notes: Vec<Note>,
 }
 
-/// How long a note stays relevant (seed 001 "Note Retention").
+/// How long a note stays relevant: `cleanup-notes` removes it once it has expired.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, utoipa::ToSchema,
 )]
@@ -145,7 +145,7 @@ pub struct Note {
 }
 
 /// A semantic link between two nodes of one user: one stored relationship type with a
-/// `relationship_type` property, so Cypher stays static (SPEC §2).
+/// `relationship_type` property, so Cypher stays static.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Relationship {
     pub rel_key: String,

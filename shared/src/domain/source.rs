@@ -1,4 +1,4 @@
-//! Sources: the episodic memory of one ingested item (SPEC §2, §3).
+//! Sources: the episodic memory of one ingested item.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -33,7 +33,8 @@ impl SourceType {
     }
 }
 
-/// `raw → processed → extracted` (seed 001 "Status Flow").
+/// `raw` (stored by Phase 0) → `processed` (Phase 1 done) → `extracted` (the owner's
+/// extraction done); never moves back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProcessingStatus {

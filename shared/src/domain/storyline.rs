@@ -1,4 +1,4 @@
-//! Storylines (meso) and Macros (macro): aggregates over one anchor node (SPEC §4.3).
+//! Storylines (meso) and Macros (macro): aggregates over one anchor node.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;

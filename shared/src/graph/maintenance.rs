@@ -1,7 +1,7 @@
-//! What the nightly and weekly jobs need from a graph store (SPEC §4.2, §4.3): walking
-//! memories in bounded pages for decay, the event log, Storyline and Macro promotion and
-//! refresh, description consolidation, note cleanup and episodic consolidation. Every
-//! read is bounded (`limit`); every write is one transaction and safe to repeat.
+//! What the nightly and weekly jobs need from a graph store: walking memories in bounded
+//! pages for decay, the event log, Storyline and Macro promotion and refresh, description
+//! consolidation, note cleanup and episodic consolidation. Every read is bounded
+//! (`limit`); every write is one transaction and safe to repeat.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -84,7 +84,7 @@ pub fn last_change_per_key(
         .collect()
 }
 
-/// Seed 001's promotion thresholds.
+/// What an anchor needs to get a Storyline (`promote-storylines`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct StorylineRules {
     /// Sources about the anchor not yet in one of its Storylines (5).
@@ -200,7 +200,7 @@ pub trait MaintenanceStore: Send + Sync {
     /// A memory's state changes, oldest first.
     async fn lifecycle_events(&self, memory_key: &str) -> GraphResult<Vec<LifecycleEvent>>;
 
-    // ---- Storylines and Macros (SPEC §4.3) ----
+    // ---- Storylines and Macros ----
 
     /// Active/core anchors with enough Sources not yet in any of their Storylines, most
     /// mentioned first.
@@ -256,7 +256,7 @@ pub trait MaintenanceStore: Send + Sync {
         at: DateTime<Utc>,
     ) -> GraphResult<()>;
 
-    // ---- consolidation (SPEC §4.2) ----
+    // ---- consolidation ----
 
     /// Dirty semantic nodes, most recently accessed first, with their notes.
     async fn dirty_nodes(&self, limit: usize) -> GraphResult<Vec<SemanticNode>>;

@@ -204,11 +204,11 @@ pub trait GraphStore:
         since: DateTime<Utc>,
     ) -> GraphResult<Vec<StorylineCandidate>>;
 
-    /// Applies one extraction in one transaction (seed 001 Steps 2–5): MERGE nodes,
-    /// `mentions`, hierarchy counters once per (Source, node), notes, relationships,
-    /// Storyline attachment, and the completed extraction record. A node mentioned by a
-    /// second Source is confirmed (`candidate → active`, event `re_mentioned`). When the
-    /// (Source, user) extraction is already complete nothing is written.
+    /// Applies one extraction in one transaction: MERGE nodes, `mentions`, hierarchy
+    /// counters once per (Source, node), notes, relationships, Storyline attachment, and
+    /// the completed extraction record. A node mentioned by a second Source is confirmed
+    /// (`candidate → active`, event `re_mentioned`). When the (Source, user) extraction is
+    /// already complete nothing is written.
     async fn write_extraction(&self, write: &ExtractionWrite) -> GraphResult<ExtractionOutcome>;
 
     // ---- Storylines ----

@@ -1,7 +1,7 @@
-//! What the read side needs from a graph store (SPEC §5, §6): candidate lists for hybrid
-//! retrieval, the views results are built from, atomic lifecycle updates (access,
-//! pin/archive), facts, and erasure. Ranking is not here: stores return candidates per
-//! signal and `crate::retrieval` fuses them the same way for every backend.
+//! What the read side needs from a graph store: candidate lists for hybrid retrieval, the
+//! views results are built from, atomic lifecycle updates (access, pin/archive), facts,
+//! and erasure. Ranking is not here: stores return candidates per signal and
+//! `crate::retrieval` fuses them the same way for every backend.
 //!
 //! Every search is scoped to one user ([`SearchScope`]): their own memories and the team
 //! Sources they take part in, never another user's.
@@ -129,7 +129,7 @@ pub trait ReadStore: Send + Sync {
     ) -> GraphResult<Vec<LifecycleChange>>;
 }
 
-/// Facts (seeds 003, 004).
+/// Facts a user stated: stored, corrected, confirmed, explained and listed.
 #[async_trait]
 pub trait FactStore: Send + Sync {
     /// Stores a fact. A structured fact (category and key) keeps one live value per
@@ -168,7 +168,7 @@ pub trait FactStore: Send + Sync {
     ) -> GraphResult<Vec<Fact>>;
 }
 
-/// Erasure (SPEC §6): every trace, in one transaction.
+/// Erasure: every trace, in one transaction.
 #[async_trait]
 pub trait ErasureStore: Send + Sync {
     /// Deletes a Source and everything whose provenance is only that Source: its

@@ -1,6 +1,5 @@
-//! What users do to a memory's lifecycle by hand (seed 002): pin and unpin (a pinned
-//! memory never changes state), archive and restore. Each change is logged with actor
-//! `user`.
+//! What users do to a memory's lifecycle by hand: pin and unpin (a pinned memory never
+//! changes state), archive and restore. Each change is logged with actor `user`.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;

@@ -1,7 +1,7 @@
-//! The lifecycle maths, in one place, as pure functions (SPEC §4.2, seed 001 "Memory
-//! Lifecycle & Decay", seed 002's properties): decay, the access update with the spacing
-//! effect, TTL policy precedence and the state machine. Jobs call these; property tests
-//! hold them to bounds, determinism, monotonicity, idempotence and pinned immunity.
+//! The lifecycle maths, in one place, as pure functions: decay, the access update with
+//! the spacing effect, TTL policy precedence and the state machine. Jobs call these;
+//! property tests hold them to bounds, determinism, monotonicity, idempotence and pinned
+//! immunity.
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
@@ -15,7 +15,7 @@ mod tests;
 
 pub mod control;
 
-/// Tunables, with seed 001's values as defaults.
+/// Tunables, set under `[lifecycle]` (docs/configuration.md, "`[lifecycle]`").
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LifecycleParams {
@@ -129,7 +129,7 @@ pub fn is_valid_transition(from: MemoryState, to: MemoryState) -> bool {
     )
 }
 
-/// Seed 001's daily decay rate: `0.02 / (1 + recall_frequency ^ decay_gradient)`;
+/// The daily decay rate: `base_rate / (1 + recall_frequency ^ decay_gradient)`;
 /// candidates below the confidence bar decay `1 + (1 − confidence) × 2` times faster,
 /// candidates at or above it do not decay.
 pub fn decay_rate(l: &Lifecycle, p: &LifecycleParams) -> f64 {
@@ -142,7 +142,8 @@ pub fn decay_rate(l: &Lifecycle, p: &LifecycleParams) -> f64 {
 }
 
 /// Where decay resumes: the later of the last decay and the last access (never before
-/// creation). Measuring from here is what keeps decay from compounding (SPEC §4.2 fix).
+/// creation). Measuring from here is what keeps decay from compounding: decaying nightly,
+/// weekly or twice a night gives the same salience for the same elapsed time.
 pub fn decay_since(l: &Lifecycle) -> DateTime<Utc> {
     [Some(l.created_at), l.last_decayed_at, l.last_accessed_at]
         .into_iter()
@@ -247,10 +248,9 @@ pub fn decay_change(
     })
 }
 
-/// The access update of SPEC §4.2, applied when a memory is returned by retrieval:
-/// counts, salience boost, the spacing effect on the decay gradient, and
-/// `candidate → active`, `→ core` at 10 accesses. A pinned memory's state does not
-/// change.
+/// The access update, applied when a memory is returned by retrieval: counts, salience
+/// boost, the spacing effect on the decay gradient, and `candidate → active`, `→ core` at
+/// 10 accesses. A pinned memory's state does not change.
 ///
 /// Nor does an archived one's: reading archived memories (`include_archived`) does not
 /// restore them; only the user's `restore` ([`control`]) does. Otherwise one

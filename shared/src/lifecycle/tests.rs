@@ -24,7 +24,7 @@ fn after_days(l: &Lifecycle, d: f64) -> f64 {
         .map_or(l.salience, |x| x.lifecycle.salience)
 }
 
-// ---- seed 001's worked examples ----
+// ---- worked examples: decay, TTL policies, access and the state machine ----
 
 #[test]
 fn half_life_is_about_35_days_at_recall_frequency_zero() {
@@ -252,7 +252,7 @@ fn the_state_machine() {
     assert!(LifecycleParams::default().validate().is_ok());
 }
 
-// ---- seed 002's properties ----
+// ---- properties that hold for any memory and any elapsed time ----
 
 fn any_state() -> impl Strategy<Value = MemoryState> {
     prop_oneof![

@@ -1,11 +1,11 @@
-//! Language models and embeddings (SPEC §7): one trait per capability, so each task can
-//! use its own provider (e.g. offline embeddings with a hosted extractor).
+//! Language models and embeddings: one trait per capability, so each task can use its own
+//! provider (e.g. offline embeddings with a hosted extractor).
 //!
 //! * [`SourceProcessor`] — Phase 1: transcript cleanup, then summary + keywords + tags in
 //!   one structured call.
-//! * [`EntityExtractor`] — Phase 2 Step 1: People, Concepts, Entities with confidence and
+//! * [`EntityExtractor`] — Phase 2: People, Concepts, Entities with confidence and
 //!   subpoints.
-//! * [`NoteTaker`] — Phase 2 Step 4: the note-taking agent; its tool calls come back as
+//! * [`NoteTaker`] — Phase 2: the note-taking agent; its tool calls come back as
 //!   [`AgentAction`]s and are applied in one transaction, never half-way.
 //! * [`Summarizer`] — Storyline/Macro descriptions and consolidation.
 //! * [`CauseFinder`] — which earlier Sources of a thread caused what a Source tells.
@@ -90,7 +90,8 @@ pub struct ExtractionContext {
     pub speakers: Vec<String>,
 }
 
-/// One extracted Person, Concept or Entity (seed 001 Step 1 output).
+/// One extracted Person, Concept or Entity, as the extractor returns it (before the
+/// pipeline's confidence and subpoint filter).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExtractedEntity {
     pub kind: NodeKind,

@@ -1,5 +1,5 @@
 //! Job kinds and their per-kind policy: queue name, attempts, backoff, timeout,
-//! concurrency (SPEC §4). Every knob is configurable under `[jobs.<kind>]`.
+//! concurrency. Every knob is configurable under `[jobs.<kind>]`.
 
 use std::time::Duration;
 
@@ -58,7 +58,7 @@ impl JobKind {
         self.as_str()
     }
 
-    /// Periodic maintenance (SPEC §4.2, §4.3): runs for an as-of time, records a run.
+    /// Periodic maintenance: runs for an as-of time, records a run.
     pub fn is_maintenance(self) -> bool {
         !matches!(
             self,

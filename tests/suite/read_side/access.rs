@@ -1,8 +1,8 @@
-//! Returned memories are recalled (SPEC §4.2): access count, salience boost and state
-//! transitions — candidate → active on first recall, → core at ten — visible through
-//! the memory endpoints; archived memories read with `include_archived` stay archived
-//! (only `restore` brings them back); pinned memories keep their state. A team Source
-//! shown to a participant starts their lazy extraction.
+//! Returned memories are recalled: access count, salience boost and state transitions —
+//! candidate → active on first recall, → core at ten — visible through the memory
+//! endpoints; archived memories read with `include_archived` stay archived (only
+//! `restore` brings them back); pinned memories keep their state. A team Source shown to
+//! a participant starts their lazy extraction.
 
 use cosmo_shared::domain::ExtractionStatus;
 use cosmo_shared::queue::JobKind;

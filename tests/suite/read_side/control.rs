@@ -1,6 +1,6 @@
-//! Lifecycle control (seed 002) over HTTP: pin and unpin (a pinned memory refuses
-//! state changes and keeps its state under decay), archive and restore, and the event
-//! log that records each with the previous and new state, the reason and the actor.
+//! Lifecycle control over HTTP: pin and unpin (a pinned memory refuses state changes and
+//! keeps its state under decay), archive and restore, and the event log that records each
+//! with the previous and new state, the reason and the actor.
 
 use cosmo_shared::queue::JobKind;
 use reqwest::StatusCode;

@@ -1,6 +1,6 @@
-//! Erasure over HTTP (SPEC §6): `DELETE /api/sources/{key}` and `DELETE /api/facts/{id}`
-//! remove every trace — graph and queued jobs — and the erased words are in no table,
-//! no full-text term and no byte of the SQLite file afterwards (users: `erase_user`).
+//! Erasure over HTTP: `DELETE /api/sources/{key}` and `DELETE /api/facts/{id}` remove
+//! every trace — graph and queued jobs — and the erased words are in no table, no
+//! full-text term and no byte of the SQLite file afterwards (users: `erase_user`).
 
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::queue::payloads::ExtractEntities;

@@ -1,6 +1,6 @@
-//! The facts endpoints (seeds 003, 004): remember, the one-live-value rule with
-//! confidence, correct, confirm, explain, weak facts, list and erase — and a fact can
-//! only point at its own user's entities and Sources.
+//! The facts endpoints: remember, the one-live-value rule with confidence, correct,
+//! confirm, explain, weak facts, list and erase — and a fact can only point at its own
+//! user's entities and Sources.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};

@@ -1,7 +1,7 @@
-//! The read side over HTTP (SPEC §5, §6), in-process on the embedded store with a
-//! manual clock: explore at three granularities and drill-down, access updates and
-//! lazy extraction, context for prompts, facts, lifecycle control, isolation between
-//! users and tenants, erasure that leaves no trace, and a user's memory in numbers.
+//! The read side over HTTP, in-process on the embedded store with a manual clock: explore
+//! at three granularities and drill-down, access updates and lazy extraction, context for
+//! prompts, facts, lifecycle control, isolation between users and tenants, erasure that
+//! leaves no trace, and a user's memory in numbers.
 
 mod access;
 mod context;

@@ -1,5 +1,5 @@
 //! `consolidate-descriptions` (nightly, before note cleanup) and `cleanup-notes`
-//! (nightly 04:00), SPEC §4.2.
+//! (nightly 04:00).
 
 use chrono::{DateTime, Utc};
 use cosmo_shared::job_runs::RunReport;
@@ -11,7 +11,7 @@ use super::embed;
 use crate::error::JobResult;
 use crate::metering::Metered;
 
-/// Longest notes text fed to a relationship's notes embedding (seed 001).
+/// Longest notes text fed to a relationship's notes embedding, in characters.
 const NOTES_EMBEDDING_CHARS: usize = 1000;
 
 /// Dirty nodes and relationships (most recently accessed first, capped) get a

@@ -1,7 +1,7 @@
-//! `consolidate-episodic` (nightly), seed 001 "Memory Consolidation": old Sources that
-//! faded, and old Sources that keep returning to one node, become an insight noted on
-//! the semantic nodes they concern (`derived_from` keeps the provenance); the Sources
-//! are archived: out of default retrieval, raw content kept.
+//! `consolidate-episodic` (nightly): old Sources that faded, and old Sources that keep
+//! returning to one node, become an insight noted on the semantic nodes they concern
+//! (`derived_from` keeps the provenance); the Sources are archived: out of default
+//! retrieval, raw content kept.
 //!
 //! Three rules keep it from archiving a history wholesale (see [`ClusterRules`]):
 //! "old" holds for both the event time and the time Cosmo received the Source, so a

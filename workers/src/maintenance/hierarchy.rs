@@ -1,5 +1,5 @@
-//! Storylines and Macros (SPEC §4.3): promotion of recurring anchors, and refresh of
-//! the ones new Sources or Storylines made dirty.
+//! Storylines and Macros: promotion of recurring anchors, and refresh of the ones new
+//! Sources or Storylines made dirty.
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::domain::{NewMacro, NewStoryline};

@@ -1,8 +1,9 @@
-//! The periodic jobs of SPEC §4.2 and §4.3. Each takes an as-of time (its "now": the
-//! scheduler's slot, an operator's back-fill date, or the clock), walks the graph in
-//! bounded batches, writes in batches, and returns what it did. Each is safe to re-run
-//! for the same as-of time, and resumes after an interruption, because every step either
-//! changes nothing the second time or works on what is still left to do.
+//! The periodic maintenance jobs (docs/architecture.md, "Maintenance jobs"). Each takes
+//! an as-of time (its "now": the scheduler's slot, an operator's back-fill date, or the
+//! clock), walks the graph in bounded batches, writes in batches, and returns what it
+//! did. Each is safe to re-run for the same as-of time, and resumes after an
+//! interruption, because every step either changes nothing the second time or works on
+//! what is still left to do.
 
 use chrono::{DateTime, Utc};
 use cosmo_shared::job_runs::RunReport;

@@ -1,8 +1,8 @@
-//! The bodies and query strings of the read-side endpoints (SPEC §5, §6): explore,
-//! context, facts and lifecycle control, checked into domain values or a
-//! [`FieldError`] naming the field. The `…Body` structs are the bodies as posted: the
-//! parsers deserialise them, and the OpenAPI document and the MCP tools describe them
-//! (their `#[schema]` limits are the checks the parsers make).
+//! The bodies and query strings of the read-side endpoints: explore, context, facts and
+//! lifecycle control, checked into domain values or a [`FieldError`] naming the field.
+//! The `…Body` structs are the bodies as posted: the parsers deserialise them, and the
+//! OpenAPI document and the MCP tools describe them (their `#[schema]` limits are the
+//! checks the parsers make).
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -22,7 +22,7 @@ pub const MAX_BUDGET_TOKENS: u64 = 16_000;
 /// Longest fact text, in characters.
 pub const MAX_FACT_CHARS: usize = 2000;
 
-/// How much detail an explore call returns (seed 001 "Retrieval Granularity Controls").
+/// How much detail an explore call returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ToSchema)]
 pub enum Granularity {
     /// Sources and semantic nodes with their relationships.

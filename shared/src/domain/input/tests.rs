@@ -1,4 +1,4 @@
-//! Unit tests for the write-endpoint input parsers (SPEC §3 Phase 0).
+//! Unit tests for the write-endpoint input parsers (Phase 0).
 
 use chrono::TimeZone;
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! Unit tests for the typed views of `raw_content` (seed 001 Phase 0 shapes).
+//! Unit tests for the typed views of `raw_content`, one shape per source type.
 
 use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! Values to and from Bolt. Neo4j properties are primitives or homogeneous lists of
-//! primitives (SPEC §2.4): times are DATETIME in UTC, days DATE, embeddings lists of
-//! FLOAT, JSON documents strings, and absent optionals absent properties (a null
-//! parameter in `SET` removes the property).
+//! primitives: times are DATETIME in UTC, days DATE, embeddings lists of FLOAT, JSON
+//! documents strings, and absent optionals absent properties (a null parameter in `SET`
+//! removes the property).
 
 use std::str::FromStr;
 

@@ -1,4 +1,4 @@
-//! Description consolidation and note cleanup (SPEC §4.2) on Neo4j.
+//! Description consolidation and note cleanup on Neo4j.
 
 use chrono::{DateTime, Utc};
 use neo4rs::{BoltType, Txn};

@@ -1,6 +1,6 @@
-//! Episodic consolidation (SPEC §4.2, seed 001 "Memory Consolidation") on Neo4j: faded
-//! Sources, clusters of old Sources around one node, and turning them into an insight
-//! note with `derived_from` provenance while the Sources are archived.
+//! Episodic consolidation on Neo4j: faded Sources, clusters of old Sources around one
+//! node, and turning them into an insight note with `derived_from` provenance while the
+//! Sources are archived.
 
 use std::collections::BTreeSet;
 

@@ -1,6 +1,8 @@
-//! Phase 2's write (seed 001 Steps 2–5) in one Neo4j transaction. Each step only changes
-//! something the first time, so applying the same write again is a no-op; batches go
-//! through `UNWIND $rows`, one statement per step (per label for the MERGEs).
+//! Phase 2's write in one Neo4j transaction: nodes, mentions and hierarchy counters,
+//! relationships, notes, Storylines and completion (docs/architecture.md, "Phase 2").
+//! Each step only changes something the first time, so applying the same write again is a
+//! no-op; batches go through `UNWIND $rows`, one statement per step (per label for the
+//! MERGEs).
 
 use std::collections::BTreeMap;
 
@@ -100,7 +102,7 @@ async fn write(txn: &mut Txn, w: &ExtractionWrite) -> GraphResult<ExtractionOutc
         resolve(NodeRef::Owner, &[])?;
     }
 
-    // Step 2: MERGE each distinct identity once, per label.
+    // Nodes: MERGE each distinct identity once, per label.
     let mut keys: BTreeMap<String, (String, bool)> = BTreeMap::new();
     for kind in NodeKind::ALL {
         let (statement, batch) = rows::node_rows(w, *kind)?;
@@ -129,7 +131,7 @@ async fn write(txn: &mut Txn, w: &ExtractionWrite) -> GraphResult<ExtractionOutc
     }
     out.nodes_created = keys.values().filter(|(_, created)| *created).count();
 
-    // Step 3–4: mentions, and the hierarchy counters once per (Source, node).
+    // Mentions, and the hierarchy counters once per (Source, node).
     let mut distinct: Vec<&str> = out.node_keys.iter().map(String::as_str).collect();
     distinct.sort_unstable();
     distinct.dedup();
@@ -175,7 +177,7 @@ async fn write(txn: &mut Txn, w: &ExtractionWrite) -> GraphResult<ExtractionOutc
         out.relationships_created = count(txn, q.query()?, "created_count").await?;
     }
 
-    // Step 5: notes, deduplicated by id; a target turns dirty only when one is added.
+    // Notes, deduplicated by id; a target turns dirty only when one is added.
     let mut node_notes: BTreeMap<String, Vec<&NoteWrite>> = BTreeMap::new();
     let mut rel_notes: BTreeMap<String, Vec<&NoteWrite>> = BTreeMap::new();
     for note in &w.notes {
@@ -210,7 +212,7 @@ async fn write(txn: &mut Txn, w: &ExtractionWrite) -> GraphResult<ExtractionOutc
         out.notes_added += count(txn, q.query()?, "added").await?;
     }
 
-    // Seed Step 4.5: Storylines (and their Macros) take the Source once.
+    // Storylines (and their Macros) take the Source once.
     let mut storylines: Vec<&str> = w.storylines.iter().map(String::as_str).collect();
     storylines.sort_unstable();
     storylines.dedup();
@@ -238,7 +240,7 @@ async fn write(txn: &mut Txn, w: &ExtractionWrite) -> GraphResult<ExtractionOutc
         }
     }
 
-    // Step 5 (record): complete for this (Source, user); the Source for its owner.
+    // Completion: done for this (Source, user); the Source itself for its owner.
     let q = x::COMPLETE
         .bind()
         .p("source_key", w.source_key.as_str())

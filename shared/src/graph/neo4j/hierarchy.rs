@@ -1,4 +1,4 @@
-//! Storyline and Macro promotion and refresh (SPEC §4.3) on Neo4j.
+//! Storyline and Macro promotion and refresh on Neo4j.
 
 use chrono::{DateTime, Utc};
 use neo4rs::Row;

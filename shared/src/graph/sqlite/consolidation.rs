@@ -1,5 +1,4 @@
-//! Description consolidation, note cleanup and episodic consolidation (SPEC §4.2) on
-//! SQLite.
+//! Description consolidation, note cleanup and episodic consolidation on SQLite.
 
 use chrono::{DateTime, Utc};
 use sqlx::Row;

@@ -1,5 +1,7 @@
-//! Phase 2's write (seed 001 Steps 2–5) in one SQLite transaction. Each step only
-//! changes something the first time: a second application of the same write is a no-op.
+//! Phase 2's write in one SQLite transaction: nodes, mentions and hierarchy counters,
+//! relationships, notes, Storylines and completion (docs/architecture.md, "Phase 2").
+//! Each step only changes something the first time: a second application of the same
+//! write is a no-op.
 
 use chrono::{DateTime, Utc};
 use sqlx::{Sqlite, Transaction};
@@ -278,7 +280,7 @@ async fn confirm(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<()>
     Ok(())
 }
 
-/// Seed Step 4.5: the Source joins a Storyline; its stats and its Macro's move once.
+/// The Source joins a Storyline; its stats and its Macro's move once.
 async fn join_storyline(tx: &mut Tx, w: &ExtractionWrite, storyline_id: &str) -> GraphResult<bool> {
     let joined = sqlx::query(
         "INSERT INTO storyline_sources (storyline_id, source_key)
@@ -320,7 +322,7 @@ async fn join_storyline(tx: &mut Tx, w: &ExtractionWrite, storyline_id: &str) ->
     Ok(true)
 }
 
-/// Step 5: the extraction is complete for this (Source, user); the Source itself is
+/// Completion: the extraction is complete for this (Source, user); the Source itself is
 /// `extracted` once its owner's extraction is.
 async fn complete(tx: &mut Tx, w: &ExtractionWrite) -> GraphResult<()> {
     let at = micros(w.at);

@@ -1,4 +1,4 @@
-//! Storyline and Macro promotion and refresh (SPEC §4.3) on SQLite.
+//! Storyline and Macro promotion and refresh on SQLite.
 
 use chrono::{DateTime, Utc};
 use sqlx::Row;

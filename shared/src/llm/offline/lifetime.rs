@@ -1,6 +1,5 @@
-//! How long a note stays relevant (seed 001 "Note Retention"), from cue words: near-
-//! future items a week, lasting facts forever, life events and long projects a year,
-//! everything else a month.
+//! How long a note stays relevant, from cue words: near-future items a week, lasting
+//! facts forever, life events and long projects a year, everything else a month.
 
 use super::text;
 use crate::domain::NoteLifetime;

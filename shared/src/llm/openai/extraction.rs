@@ -1,4 +1,4 @@
-//! Phase 2 Step 1 (seed 001): People, Concepts and Entities with confidence (0–10) and
+//! Phase 2's extraction: People, Concepts and Entities with confidence (0–10) and
 //! subpoints, in one structured call. The pipeline applies the confidence/subpoint filter.
 
 use async_trait::async_trait;

@@ -1,8 +1,8 @@
-//! Phase 2 Step 4 (seed 001): the note-taking agent. The model calls the tools
+//! Phase 2: the note-taking agent. The model calls the tools
 //! `add_note_to_person|concept|entity`, `create_relationship` and
-//! `add_note_to_relationship`; each call is checked and answered ("ok" or what is
-//! wrong), and collected as an [`AgentAction`]. Nothing touches the graph here: the job
-//! applies all actions in one transaction afterwards.
+//! `add_note_to_relationship`; each call is checked and answered ("ok" or what is wrong),
+//! and collected as an [`AgentAction`]. Nothing touches the graph here: the job applies
+//! all actions in one transaction afterwards.
 
 use async_trait::async_trait;
 use serde::Deserialize;

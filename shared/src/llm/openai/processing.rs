@@ -1,4 +1,4 @@
-//! Phase 1 (seed 001): transcript cleanup, then summary + keywords + tags in one call.
+//! Phase 1: transcript cleanup, then summary + keywords + tags in one call.
 
 use async_trait::async_trait;
 use serde_json::json;

@@ -1,5 +1,4 @@
-//! Maintenance (SPEC §4.2): description consolidation, note cleanup and episodic
-//! consolidation.
+//! Maintenance: description consolidation, note cleanup and episodic consolidation.
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::domain::input::SourceInput;
@@ -537,7 +536,8 @@ async fn sarah_cluster(g: &dyn GraphStore, u: &Users) -> (String, String, Vec<St
     (keys[1].clone(), keys[2].clone(), old)
 }
 
-/// Seed 001's cluster rule alone (no shared-anchor cut).
+/// The plain cluster rule (enough old Sources sharing one node) without the
+/// shared-anchor cut.
 fn seed_rule(older_than: DateTime<Utc>, min_sources: usize) -> ClusterRules {
     ClusterRules::without_anchor_cut(older_than, min_sources)
 }

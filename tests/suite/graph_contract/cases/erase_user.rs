@@ -1,5 +1,5 @@
-//! Erasing a whole user (SPEC §6), and erased text found nowhere the store can show it:
-//! no search signal, no read.
+//! Erasing a whole user, and erased text found nowhere the store can show it: no search
+//! signal, no read.
 
 use cosmo_shared::domain::{FactFilter, SearchScope, Target};
 use cosmo_shared::graph::{GraphSnapshot, GraphStore};

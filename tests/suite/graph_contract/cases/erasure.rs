@@ -1,7 +1,7 @@
-//! Erasure (SPEC §6) of one Source: what only it supports goes (its nodes, links, notes,
-//! facts, empty Storylines and Macros, and their events), counters are recomputed,
-//! descriptions that drew on it are cleared and marked dirty, and everything else —
-//! other Sources, other users — is left exactly as it was.
+//! Erasure of one Source: what only it supports goes (its nodes, links, notes, facts,
+//! empty Storylines and Macros, and their events), counters are recomputed, descriptions
+//! that drew on it are cleared and marked dirty, and everything else — other Sources,
+//! other users — is left exactly as it was.
 
 use cosmo_shared::domain::{
     Actor, LifecycleEvent, MemoryKind, NewFact, NodeRef, NoteLifetime, NoteTarget,

@@ -1,6 +1,5 @@
-//! A fact's history (seeds 003, 004): corrections supersede and end the old fact and
-//! are explained back through the chain; confirmation makes a fact certain and keeps it
-//! forever.
+//! A fact's history: corrections supersede and end the old fact and are explained back
+//! through the chain; confirmation makes a fact certain and keeps it forever.
 
 use cosmo_shared::domain::{Actor, FactFilter, MemoryState, NewFact, TtlPolicy};
 use cosmo_shared::graph::GraphError;

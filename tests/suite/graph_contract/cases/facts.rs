@@ -1,6 +1,6 @@
-//! Facts (seeds 003, 004): stored once; one live value per structured slot, where a
-//! less confident value never overwrites a more confident one; weak facts are the ones
-//! about to fade; superseded facts are never searched (corrections: `fact_history`).
+//! Facts: stored once; one live value per structured slot, where a less confident value
+//! never overwrites a more confident one; weak facts are the ones about to fade;
+//! superseded facts are never searched (corrections: `fact_history`).
 
 use cosmo_shared::domain::{
     FactFilter, FactWrite, MemoryKind, MemoryState, NewFact, SearchScope, Target, Weakness,

@@ -1,4 +1,5 @@
-//! Storylines and Macros: attaching a new Source (seed 001 Step 4.5).
+//! Storylines and Macros: a new Source's extraction attaches it to its anchors'
+//! Storylines.
 
 use cosmo_shared::domain::{MemoryState, NewMacro, NewStoryline, NodeIdentity};
 use cosmo_shared::graph::GraphStore;

@@ -1,6 +1,6 @@
-//! Vector and full-text search over the other kinds of memory (SPEC §5): semantic nodes
-//! (name and description), Storylines and Macros (description), facts (text and
-//! value). Each user sees only their own.
+//! Vector and full-text search over the other kinds of memory: semantic nodes (name and
+//! description), Storylines and Macros (description), facts (text and value). Each user
+//! sees only their own.
 
 use std::collections::{BTreeMap, BTreeSet};
 

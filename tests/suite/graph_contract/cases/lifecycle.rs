@@ -1,5 +1,5 @@
-//! Maintenance (SPEC §4.2): lifecycle pages, lifecycle writes and the event log;
-//! candidates confirmed by a second Source; completed extractions are final.
+//! Maintenance: lifecycle pages, lifecycle writes and the event log; candidates confirmed
+//! by a second Source; completed extractions are final.
 
 use std::collections::BTreeMap;
 

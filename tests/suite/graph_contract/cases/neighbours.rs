@@ -1,7 +1,7 @@
-//! The graph signal (SPEC §5): memories linked to a query's seed nodes, most linked
-//! first — Sources by seeds mentioned, nodes by summed relationship strength (seeds
-//! excluded), Storylines about and Macros rooted in a seed, facts by seeds they are
-//! about — in the caller's graph only, archived ones only when asked.
+//! The graph signal: memories linked to a query's seed nodes, most linked first — Sources
+//! by seeds mentioned, nodes by summed relationship strength (seeds excluded), Storylines
+//! about and Macros rooted in a seed, facts by seeds they are about — in the caller's
+//! graph only, archived ones only when asked.
 
 use cosmo_shared::domain::{MemoryKind, Neighbour, NodeRef, SearchScope, Target};
 use cosmo_shared::graph::GraphStore;

@@ -1,5 +1,5 @@
-//! Maintenance (SPEC §4.3): Storyline and Macro promotion candidates, dirty Storylines
-//! and Macros, and their refresh.
+//! Maintenance: Storyline and Macro promotion candidates, dirty Storylines and Macros,
+//! and their refresh.
 
 use chrono::Duration;
 use cosmo_shared::domain::{MemoryKind, MemoryState, NewMacro, NewStoryline, Storyline};

@@ -1,7 +1,7 @@
-//! The three signals of hybrid retrieval (SPEC §5) over Sources: vector similarity by
-//! cosine, full-text match on summary, content and keywords, graph neighbours by
-//! mentions; each scoped to one user (their own Sources and the team Sources they take
-//! part in), without archived Sources unless asked, within a time range.
+//! The three signals of hybrid retrieval over Sources: vector similarity by cosine,
+//! full-text match on summary, content and keywords, graph neighbours by mentions; each
+//! scoped to one user (their own Sources and the team Sources they take part in), without
+//! archived Sources unless asked, within a time range.
 
 use cosmo_shared::domain::{MemoryKind, SearchScope, Target};
 

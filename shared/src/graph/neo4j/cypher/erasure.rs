@@ -1,5 +1,5 @@
-//! `cypher/erasure/`: erasing a Source, a user or a fact (SPEC §6). The statements of one
-//! erasure run in one transaction; `source_links` write-locks the Source first.
+//! `cypher/erasure/`: erasing a Source, a user or a fact. The statements of one erasure
+//! run in one transaction; `source_links` write-locks the Source first.
 
 use super::{Statement, statement};
 

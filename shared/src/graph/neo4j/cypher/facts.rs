@@ -1,5 +1,5 @@
-//! `cypher/facts/`: facts (seeds 003, 004). Every write of a user's facts runs in one
-//! transaction that takes `lock_user` first.
+//! `cypher/facts/`: facts. Every write of a user's facts runs in one transaction that
+//! takes `lock_user` first.
 
 use super::{Statement, statement};
 

@@ -4,7 +4,7 @@
 
 use super::{Statement, statement};
 
-// ---- Storylines and Macros (SPEC §4.3) ----
+// ---- Storylines and Macros ----
 
 pub const STORYLINE_CANDIDATES: Statement = statement!(
     "storylines/promotion_candidates.cypher",
@@ -43,7 +43,7 @@ pub const DESCRIBE_MACRO: Statement = statement!(
     ]
 );
 
-// ---- Description consolidation and note cleanup (SPEC §4.2) ----
+// ---- Description consolidation and note cleanup ----
 
 pub const DIRTY_NODES: Statement = statement!("consolidation/dirty_nodes.cypher", [limit]);
 pub const DIRTY_RELATIONSHIPS: Statement =
@@ -81,7 +81,7 @@ pub const REMOVE_RELATIONSHIP_NOTES: Statement = statement!(
     rows: [target, note_ids]
 );
 
-// ---- Episodic consolidation (SPEC §4.2) ----
+// ---- Episodic consolidation ----
 
 pub const FADED_SOURCES: Statement = statement!(
     "episodic/faded_sources.cypher",

@@ -1,4 +1,4 @@
-//! Erasing a user or a fact (SPEC §6) on Neo4j, each in one transaction, mirroring
+//! Erasing a user or a fact on Neo4j, each in one transaction, mirroring
 //! `graph/sqlite/erasure.rs`: the user's graph and facts first (nothing of it needs
 //! recounting), then their own Sources — those nobody else takes part in at once, the
 //! team ones as single Sources are erased, so the other participants' graphs drawn from

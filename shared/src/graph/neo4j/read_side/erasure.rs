@@ -1,9 +1,9 @@
-//! Erasing one Source (SPEC §6) on Neo4j, mirroring `graph/sqlite/erasure.rs` step by
-//! step, in one transaction: the Source is write-locked first, so an extraction, a
-//! consolidation or a fact citing it serialises with the erasure and finds it gone.
-//! Notes taken from it leave the parallel note lists, the links drawn from it lose it
-//! from their provenance (`source_keys`), and whatever no other Source supports goes;
-//! what drew on it is recounted, its description cleared and marked dirty.
+//! Erasing one Source on Neo4j, mirroring `graph/sqlite/erasure.rs` step by step, in one
+//! transaction: the Source is write-locked first, so an extraction, a consolidation or a
+//! fact citing it serialises with the erasure and finds it gone. Notes taken from it
+//! leave the parallel note lists, the links drawn from it lose it from their provenance
+//! (`source_keys`), and whatever no other Source supports goes; what drew on it is
+//! recounted, its description cleared and marked dirty.
 
 use chrono::{DateTime, Utc};
 use neo4rs::{BoltType, Txn};

@@ -1,6 +1,6 @@
 //! Reading facts: one, a user's (newest first), the weak ones (weakest first), and
-//! `explain_fact` (seed 004) — the fact, the chain of facts it replaced, what replaced
-//! it, its Sources and the nodes it is about, read in one transaction.
+//! `explain_fact` — the fact, the chain of facts it replaced, what replaced it, its
+//! Sources and the nodes it is about, read in one transaction.
 
 use super::super::bolt::{Props, int, int_column, string_column};
 use super::super::cypher::facts as fx;

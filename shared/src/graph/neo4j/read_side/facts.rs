@@ -1,8 +1,8 @@
-//! [`crate::graph::FactStore`] on Neo4j (seeds 003, 004): `(:Fact)` nodes linked
-//! `-[:about]->` the nodes they are about, `-[:stated_in]->` their Sources and
-//! `-[:supersedes]->` the fact they replaced. Every write takes the user's fact lock
-//! (`facts/lock_user`) first in its transaction, so the one-live-value rule and
-//! supersession hold under concurrent writers, as SQLite's `BEGIN IMMEDIATE` makes them.
+//! [`crate::graph::FactStore`] on Neo4j: `(:Fact)` nodes linked `-[:about]->` the nodes
+//! they are about, `-[:stated_in]->` their Sources and `-[:supersedes]->` the fact they
+//! replaced. Every write takes the user's fact lock (`facts/lock_user`) first in its
+//! transaction, so the one-live-value rule and supersession hold under concurrent
+//! writers, as SQLite's `BEGIN IMMEDIATE` makes them.
 
 use chrono::{DateTime, Utc};
 use neo4rs::{Row, Txn};

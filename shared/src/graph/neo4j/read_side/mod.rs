@@ -1,5 +1,5 @@
-//! The read side (SPEC §5, §6) on Neo4j: [`ReadStore`], [`FactStore`] and
-//! [`ErasureStore`], each method forwarding to the module that owns it:
+//! The read side on Neo4j: [`ReadStore`], [`FactStore`] and [`ErasureStore`], each method
+//! forwarding to the module that owns it:
 //!
 //! * `search` — the three signals of hybrid retrieval (`cypher/search/`), with
 //!   `over_fetch` for the Sources of users with many,
