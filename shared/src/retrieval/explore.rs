@@ -43,7 +43,7 @@ pub async fn explore(
     .await?;
     let mut out = Exploration {
         granularity: input.granularity as u8,
-        routing: super::route::routes(&queries),
+        routing: Vec::new(),
         sources: None,
         nodes: None,
         notes: None,
@@ -189,6 +189,8 @@ pub async fn explore(
             out.macros = Some(views);
         }
     }
+    // After ranking: a period an anchoring event bounds is resolved by the search.
+    out.routing = super::route::routes(&queries);
     Ok(out)
 }
 

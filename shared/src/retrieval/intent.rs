@@ -1,8 +1,8 @@
 //! What a query asks for — a reason (*why*), a time (*when*), a person (*who*), a thing
 //! or a fact (*what*), or none of these (*general*). Explore reports it in `routing`
-//! (`route.rs`); it does not yet change the ranking: the strategies tried for *when*
-//! and *why* questions (the earliest report of an event first, signal weights per
-//! intent) did not find more of their evidence in `cosmo-bench retrieval`.
+//! (`route.rs`); a *why* question also follows causal links (`chain.rs`). Other
+//! strategies tried for *when* and *why* questions did not find more of their evidence
+//! in `cosmo-bench retrieval` and were removed (docs/architecture.md, "Routing").
 //!
 //! Two readings, the surer first:
 //! * **The question's form.** An interrogative among its first words decides: "why",

@@ -25,6 +25,7 @@ use crate::graph::GraphError;
 use crate::llm::LlmError;
 use crate::services::Services;
 
+pub mod anchor;
 mod chain;
 pub mod context;
 mod evidence;
@@ -138,9 +139,28 @@ pub(crate) struct Query {
     pub terms: Vec<String>,
     /// What it asks for and the period it names (`None`: routing is off).
     pub route: Option<route::QueryRoute>,
+    /// The embedding of the event the query names as its anchor (`route.anchor`).
+    anchor_embedding: Option<Vec<f32>>,
+    /// The period the anchor bounds, once resolved against the user's Sources.
+    pub(crate) anchored: tokio::sync::OnceCell<Option<period::Period>>,
     /// Where the graph signal of every kind but nodes starts: the same best-matching
     /// nodes for each kind, so searched once a request.
     seeds: tokio::sync::OnceCell<Vec<String>>,
+}
+
+impl Query {
+    /// A query of no words and no route (for a search by embedding alone).
+    fn bare(threshold: f64) -> Self {
+        Self {
+            threshold,
+            embedding: Vec::new(),
+            terms: Vec::new(),
+            route: None,
+            anchor_embedding: None,
+            anchored: tokio::sync::OnceCell::new(),
+            seeds: tokio::sync::OnceCell::new(),
+        }
+    }
 }
 
 /// Embeds the queries in one call and records its usage under `activity`.
@@ -150,7 +170,18 @@ pub(crate) async fn embed_queries(
     activity: &str,
     queries: Vec<(String, f64)>,
 ) -> RetrievalResult<Vec<Query>> {
-    let texts: Vec<String> = queries.iter().map(|(q, _)| q.clone()).collect();
+    let routing = svc.config.retrieval.intent_routing;
+    // The events queries are anchored to are embedded in the same call.
+    let anchors: Vec<Option<anchor::Anchor>> = queries
+        .iter()
+        .map(|(q, _)| {
+            (routing && period::find(q, svc.clock.now()).is_none())
+                .then(|| anchor::find(q))
+                .flatten()
+        })
+        .collect();
+    let mut texts: Vec<String> = queries.iter().map(|(q, _)| q.clone()).collect();
+    texts.extend(anchors.iter().flatten().map(|a| a.event.clone()));
     let embedded = svc.models.embedder.embed(&texts).await?;
     if let Err(e) = svc
         .record_activity_usage(activity, user_id, &embedded.usage)
@@ -161,9 +192,12 @@ pub(crate) async fn embed_queries(
             tracing::warn!(%error, repeated, "recording the query embedding's usage failed");
         }
     }
+    let mut vectors = embedded.value.into_iter();
+    let embeddings: Vec<Vec<f32>> = vectors.by_ref().take(queries.len()).collect();
     let mut out = Vec::with_capacity(queries.len());
-    for ((text, threshold), embedding) in queries.into_iter().zip(embedded.value) {
-        let route = if svc.config.retrieval.intent_routing {
+    for (((text, threshold), embedding), anchor) in queries.into_iter().zip(embeddings).zip(anchors)
+    {
+        let route = if routing {
             Some(route::QueryRoute::read(svc, &text, &embedding).await)
         } else {
             None
@@ -173,6 +207,8 @@ pub(crate) async fn embed_queries(
             threshold,
             embedding,
             route,
+            anchor_embedding: anchor.and_then(|_| vectors.next()),
+            anchored: tokio::sync::OnceCell::new(),
             seeds: tokio::sync::OnceCell::new(),
         });
     }
@@ -198,7 +234,7 @@ pub(crate) async fn rank_target(
         // What happened in the period the query names is searched again, alone: found
         // by both passes, it outranks what only the whole search finds.
         // A period without memories of this kind adds nothing.
-        if let Some(within) = q.route.as_ref().and_then(|r| r.within(scope)) {
+        if let Some(within) = within(svc, scope, q).await? {
             let found = signal_lists(svc, &within, target, q, qi, n, true).await?;
             if found.iter().any(|l| !l.hits.is_empty()) {
                 lists.extend(found);
@@ -254,6 +290,118 @@ pub(crate) async fn rank_target(
     });
     ranked.truncate(limit);
     Ok(ranked)
+}
+
+/// `scope` narrowed to the period the query names: by dates, or bounded by the event
+/// it is anchored to (found once a request, among the Sources in `scope`).
+async fn within(
+    svc: &Services,
+    scope: &SearchScope,
+    q: &Query,
+) -> RetrievalResult<Option<SearchScope>> {
+    let Some(route) = &q.route else {
+        return Ok(None);
+    };
+    if route.period.is_some() {
+        return Ok(route.within(scope));
+    }
+    let (Some(anchor), Some(embedding)) = (&route.anchor, &q.anchor_embedding) else {
+        return Ok(None);
+    };
+    let period = q
+        .anchored
+        .get_or_try_init(|| async {
+            let n = svc.config.retrieval.candidates_per_signal;
+            // Where the question's own search finds its best Sources ...
+            let among = search_sources(svc, scope, q, &q.terms, n, ANCHOR_AMONG).await?;
+            // ... the one that best matches the event's words is the event.
+            let event = Query {
+                embedding: embedding.clone(),
+                ..Query::bare(q.threshold)
+            };
+            let by_event =
+                fused_sources(svc, scope, &event, &terms::terms(&anchor.event), n).await?;
+            let matches: Vec<&Fused> = by_event
+                .iter()
+                .filter(|f| f.relevance > 0.0 && among.contains(&f.key))
+                .collect();
+            let Some(best) = matches.first().map(|f| f.relevance) else {
+                return RetrievalResult::Ok(None);
+            };
+            // Later Sources speak of the event too ("since we moved in"): of those that
+            // match it about as well as the best, the earliest told it.
+            let mut at: Option<chrono::DateTime<chrono::Utc>> = None;
+            for f in matches.iter().filter(|f| f.relevance >= ANCHOR_NEAR * best) {
+                if let Some(source) = svc.graph.source(&f.key).await? {
+                    let t = source.started_at.unwrap_or(source.lifecycle.created_at);
+                    at = Some(at.map_or(t, |a| a.min(t)));
+                }
+            }
+            let Some(at) = at else {
+                return Ok(None);
+            };
+            Ok(Some(anchor.period(at)))
+        })
+        .await?;
+    Ok(period.as_ref().and_then(|p| route::narrow(scope, p)))
+}
+
+/// How many of the question's best Sources the event it is anchored to is looked for
+/// among: the question names whose event it is ("Maya's dog"), the anchor which one.
+const ANCHOR_AMONG: usize = 10;
+
+/// Of the Sources that match the event about as well as the best (this share of its
+/// relevance), the earliest is taken as the event.
+const ANCHOR_NEAR: f64 = 0.5;
+
+/// The best `k` Sources by `q`'s embedding and `terms`, vector and full text fused.
+async fn search_sources(
+    svc: &Services,
+    scope: &SearchScope,
+    q: &Query,
+    terms: &[String],
+    n: usize,
+    k: usize,
+) -> RetrievalResult<Vec<String>> {
+    Ok(fused_sources(svc, scope, q, terms, n)
+        .await?
+        .into_iter()
+        .take(k)
+        .map(|f| f.key)
+        .collect())
+}
+
+/// Sources by `q`'s embedding and `terms`, vector and full text fused, best first.
+async fn fused_sources(
+    svc: &Services,
+    scope: &SearchScope,
+    q: &Query,
+    terms: &[String],
+    n: usize,
+) -> RetrievalResult<Vec<Fused>> {
+    let (v, _) = vector_candidates(svc, scope, Target::Source, q, n).await?;
+    let t = if terms.is_empty() {
+        Vec::new()
+    } else {
+        svc.graph
+            .text_search(scope, Target::Source, terms, n)
+            .await?
+            .into_iter()
+            .map(|h| Candidate::new(h.key, h.score))
+            .collect()
+    };
+    let as_list = |signal, hits| SignalList {
+        signal,
+        query: 0,
+        floor: None,
+        hits,
+        in_period: false,
+    };
+    Ok(rank::fuse(
+        &[as_list(Signal::Vector, v), as_list(Signal::Text, t)],
+        1,
+        &svc.config.retrieval.weights(),
+    ))
 }
 
 /// The three signal lists of one query in `scope`: vector, full text, graph.

@@ -4,17 +4,23 @@
 //!   the query a second time within the period, as a second pass fused with the first.
 //!   What happened then is found by both passes and outranks what only the whole search
 //!   finds, yet nothing is filtered out: a period resolved wrongly, or one without
-//!   memories, costs a ranking nothing. `since`/`until` in the request are filters; a
-//!   named period inside them is searched within both.
+//!   memories, costs a ranking nothing.
+//! * **A period an event bounds** ("after the adoption", "before the move") — any
+//!   intent, when no dated period is named: the event is found among the question's
+//!   best Sources (`anchor.rs`) and its time bounds the period, searched the same way.
 //! * **Why** — the Sources linked by cause and effect to the best matches are lifted
 //!   (`chain.rs`). *When*, *who* and *what* take no route of their own (see
 //!   docs/architecture.md, "Routing").
+//!
+//! `since`/`until` in the request are filters; a named period inside them is searched
+//! within both.
 //!
 //! Routing is on unless `retrieval.intent_routing = false`, which ranks every query
 //! alike (the version `cosmo-bench retrieval` compares with).
 
 use serde::Serialize;
 
+use super::anchor::{self, Anchor};
 use super::intent::{self, Intent, ReadFrom, Reading};
 use super::period::{self, Period};
 use crate::domain::SearchScope;
@@ -24,43 +30,58 @@ use crate::services::Services;
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryRoute {
     pub reading: Reading,
+    /// A period named by dates ("last week", "after May 2023").
     pub period: Option<Period>,
+    /// An event the query places what it asks after or before, when it names no dated
+    /// period: the period it bounds is resolved against the user's Sources
+    /// (`anchor.rs`).
+    pub anchor: Option<Anchor>,
 }
 
 impl QueryRoute {
     pub async fn read(svc: &Services, text: &str, embedding: &[f32]) -> Self {
+        let period = period::find(text, svc.clock.now());
         Self {
             reading: intent::read(svc, text, embedding).await,
-            period: period::find(text, svc.clock.now()),
+            anchor: if period.is_none() {
+                anchor::find(text)
+            } else {
+                None
+            },
+            period,
         }
     }
 
     /// `scope` narrowed to the named period, when there is one that narrows it and
     /// leaves something.
     pub fn within(&self, scope: &SearchScope) -> Option<SearchScope> {
-        let p = self.period.as_ref()?;
-        let since = match (scope.since, p.since) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        };
-        let until = match (scope.until, p.until) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        if (since, until) == (scope.since, scope.until) {
-            return None; // the period holds the whole scope: a second pass adds nothing
-        }
-        if let (Some(s), Some(u)) = (since, until)
-            && s >= u
-        {
-            return None;
-        }
-        Some(SearchScope {
-            since,
-            until,
-            ..scope.clone()
-        })
+        narrow(scope, self.period.as_ref()?)
     }
+}
+
+/// `scope` narrowed to `p`, when that narrows it and leaves something.
+pub(crate) fn narrow(scope: &SearchScope, p: &Period) -> Option<SearchScope> {
+    let since = match (scope.since, p.since) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    let until = match (scope.until, p.until) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    if (since, until) == (scope.since, scope.until) {
+        return None; // the period holds the whole scope: a second pass adds nothing
+    }
+    if let (Some(s), Some(u)) = (since, until)
+        && s >= u
+    {
+        return None;
+    }
+    Some(SearchScope {
+        since,
+        until,
+        ..scope.clone()
+    })
 }
 
 /// How explore answered one query (in the response's `routing`).
@@ -85,7 +106,10 @@ pub(crate) fn routes(queries: &[super::Query]) -> Vec<Route> {
                 query: i,
                 intent: r.reading.intent,
                 read_from: r.reading.read_from,
-                period: r.period.clone(),
+                period: r
+                    .period
+                    .clone()
+                    .or_else(|| q.anchored.get().cloned().flatten()),
             })
         })
         .collect()

@@ -198,7 +198,9 @@ async fn the_order_of_questions_does_not_change_the_answers(
     corpus_store::ingest_conversation(&svc, c, &second, &other)
         .await
         .unwrap();
-    let questions = &c.questions[..40];
+    // Enough questions that the tolerance below is more than one question's worth.
+    let questions = &c.questions[..c.questions.len().min(100)];
+    let n = questions.len();
     let mut forward = Vec::new();
     for q in questions {
         forward.push(sessions(&svc, &user, &q.text).await);
@@ -238,8 +240,8 @@ async fn the_order_of_questions_does_not_change_the_answers(
     for (what, answers) in [("in reverse order", &reverse), ("asked again", &twice)] {
         let (same, r) = (same_top(answers), recall(answers));
         assert!(
-            same >= 36 && (f - r).abs() <= 0.02,
-            "{what}: top 3 the same for {same} of 40 questions; recall@10 {f:.3} first, \
+            same * 10 >= n * 9 && (f - r).abs() <= 0.02,
+            "{what}: top 3 the same for {same} of {n} questions; recall@10 {f:.3} first, \
              {r:.3} {what}"
         );
     }

@@ -107,6 +107,66 @@ async fn a_named_period_puts_what_happened_then_first(svc: Services, user: Strin
     assert_eq!(keys(&empty), keys(&plain));
 }
 
+/// A question that places what it asks after an event ("after the emergency vet
+/// visit") searches again from that event's time on: what happened then comes first,
+/// the rest stays in the results, and `routing` names the period the event bounds.
+async fn an_event_named_in_the_question_bounds_its_period(
+    svc: Services,
+    user: String,
+    other: String,
+) {
+    let mut keys_by_day = Vec::new();
+    for (day, text) in [
+        (
+            0,
+            "We adopted a rescue dog named Biscuit! The dog loves the park, the dog \
+             sleeps on my bed, the dog is the best dog.",
+        ),
+        (
+            40,
+            "Biscuit swallowed a sock and we rushed him to the emergency vet, the visit \
+             took all night.",
+        ),
+        (
+            80,
+            "Biscuit started obedience classes, the dog is doing well.",
+        ),
+    ] {
+        let turns = [
+            ("Alex Johnson", "Hey Priya, good to hear from you."),
+            ("Priya Patel", text),
+            ("Alex Johnson", "Thanks for the update, talk soon!"),
+        ];
+        keys_by_day.push(ingest(&svc, chat(&user, &other, day, &turns)).await);
+    }
+    let [adoption, vet, classes] = keys_by_day.try_into().unwrap();
+    let query = "What happened with the dog after the emergency vet visit?";
+
+    let unrouted = explore(&without_routing(&svc), &user, query).await;
+    let plain = keys(&unrouted);
+    assert_eq!(plain.len(), 3);
+    assert!(
+        plain.iter().position(|k| *k == adoption) < plain.iter().position(|k| *k == classes),
+        "the premise: without routing the adoption, which says most about the dog, \
+         ranks above the classes: {unrouted:#?}"
+    );
+
+    let found = explore(&svc, &user, query).await;
+    let period = found.routing[0].period.as_ref().expect("a period is read");
+    assert_eq!(period.phrase, "after the emergency vet visit");
+    let vet_source = svc.graph.source(&vet).await.unwrap().unwrap();
+    assert_eq!(
+        period.since, vet_source.started_at,
+        "from the event's time on"
+    );
+    assert_eq!(period.until, None);
+    assert_eq!(
+        keys(&found),
+        [vet.clone(), classes.clone(), adoption.clone()],
+        "what happened from the visit on first, nothing filtered out: {found:#?}"
+    );
+}
+
 /// Each query's intent, and how it was read, in the response; with the offline
 /// embedder (which drops question words) only the question's form tells.
 async fn explore_says_what_each_query_asks(svc: Services, user: String, other: String) {
@@ -189,6 +249,7 @@ async fn context_keeps_to_since_and_until(svc: Services, user: String, other: St
 
 on_every_backend!(
     a_named_period_puts_what_happened_then_first,
+    an_event_named_in_the_question_bounds_its_period,
     explore_says_what_each_query_asks,
     context_keeps_to_since_and_until,
 );
