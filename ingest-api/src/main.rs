@@ -2,10 +2,12 @@
 //! scheduler run as separate processes.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::Parser;
 use cosmo_api::bootstrap::{Bootstrap, ensure_api_key};
 use cosmo_shared::config::Config;
+use cosmo_shared::exit;
 use cosmo_shared::services::Services;
 use cosmo_shared::telemetry;
 
@@ -18,8 +20,12 @@ struct Args {
 }
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> ExitCode {
     let args = Args::parse();
+    exit::report(start(args).await)
+}
+
+async fn start(args: Args) -> anyhow::Result<()> {
     let config = Config::load(args.config.as_deref())?;
     let telemetry = telemetry::init(&config, "cosmo-ingest-api")?;
     let result = run(config).await;

@@ -1,9 +1,11 @@
 //! The `scheduler` process: fires periodic jobs into the queue.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::Parser;
 use cosmo_shared::config::Config;
+use cosmo_shared::exit;
 use cosmo_shared::services::Services;
 use cosmo_shared::telemetry;
 
@@ -19,8 +21,12 @@ struct Args {
 }
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> ExitCode {
     let args = Args::parse();
+    exit::report(start(args).await)
+}
+
+async fn start(args: Args) -> anyhow::Result<()> {
     let config = Config::load(args.config.as_deref())?;
     let telemetry = telemetry::init(&config, "cosmo-scheduler")?;
     let result = async {

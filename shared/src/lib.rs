@@ -14,6 +14,7 @@
 //! * [`llm`] — language-model and embedding traits, and the offline provider.
 //! * [`config`], [`clock`], [`ids`] — configuration, time, identifiers.
 //! * [`telemetry`], [`metrics`] — logs and trace export; Prometheus metrics.
+//! * [`exit`] — how the binaries' `main`s report an error (its message, no backtrace).
 
 pub mod cleanup;
 pub mod clock;
@@ -22,6 +23,7 @@ pub mod db;
 pub mod directory;
 pub mod domain;
 pub mod erasure;
+pub mod exit;
 pub mod graph;
 pub mod ids;
 pub mod job_runs;

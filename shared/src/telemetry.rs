@@ -1,6 +1,7 @@
-//! Logs and traces. Logs: one JSON object per line by default (`log.format = "pretty"`
-//! for humans), filtered by `log.level` or `RUST_LOG`. Handler and job spans carry the
-//! request id, so every line a job writes names the API request that caused it.
+//! Logs and traces. Logs go to standard error: human-readable lines when it is a
+//! terminal, one JSON object per line otherwise (`log.format`: `auto`, `json` or
+//! `pretty` fixes either), filtered by `log.level` or `RUST_LOG`. Handler and job spans
+//! carry the request id, so every line a job writes names the API request that caused it.
 //!
 //! Traces (optional, `telemetry.otlp_endpoint`): Cosmo's spans (`cosmo*` targets: the
 //! API's request spans, the workers' job spans) are exported over OTLP HTTP/protobuf by
@@ -11,6 +12,7 @@
 pub mod repeats;
 
 use std::collections::HashMap;
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use opentelemetry::propagation::TextMapPropagator;
@@ -63,11 +65,12 @@ pub fn init(config: &Config, service: &str) -> anyhow::Result<Telemetry> {
     }
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log.level));
-    // Colours only on a terminal: log files and collectors get plain text.
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let (pretty, json) = if config.log.format == "pretty" {
+    // Logs are written to stderr, so its being a terminal decides (not stdout's, which
+    // `cosmo mcp` speaks its protocol on). Colours only on a terminal, too.
+    let terminal = std::io::stderr().is_terminal();
+    let (pretty, json) = if config.log.format.human_readable(terminal) {
         let layer = tracing_subscriber::fmt::layer()
-            .with_ansi(ansi)
+            .with_ansi(terminal)
             .with_writer(std::io::stderr);
         (Some(layer), None)
     } else {

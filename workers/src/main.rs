@@ -1,9 +1,11 @@
 //! The `workers` process: runs jobs from the queue.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::Parser;
 use cosmo_shared::config::Config;
+use cosmo_shared::exit;
 use cosmo_shared::services::Services;
 use cosmo_shared::telemetry;
 
@@ -25,8 +27,12 @@ struct Args {
 }
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> ExitCode {
     let args = Args::parse();
+    exit::report(start(args).await)
+}
+
+async fn start(args: Args) -> anyhow::Result<()> {
     let mut config = Config::load(args.config.as_deref())?;
     if !args.jobs.is_empty() {
         config.workers.jobs = args.jobs;

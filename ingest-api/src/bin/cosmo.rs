@@ -1,11 +1,13 @@
 //! `cosmo`: the embedded default in one process (`cosmo serve`), and operator commands.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
 use clap::{Parser, Subcommand};
 use cosmo_api::bootstrap::{Bootstrap, ensure_api_key};
 use cosmo_shared::config::Config;
+use cosmo_shared::exit;
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::services::Services;
 use cosmo_shared::telemetry;
@@ -77,8 +79,12 @@ enum KeysCommand {
 }
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> ExitCode {
     let cli = Cli::parse();
+    exit::report(start(cli).await)
+}
+
+async fn start(cli: Cli) -> anyhow::Result<()> {
     let config = Config::load(cli.config.as_deref())?;
     let telemetry = telemetry::init(&config, "cosmo")?;
     let result = run(cli.command, config).await;

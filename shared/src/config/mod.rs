@@ -137,10 +137,35 @@ pub struct ReconcilerConfig {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LogConfig {
-    /// `json` (one object per line) or `pretty`.
-    pub format: String,
+    /// `auto` (human-readable on a terminal, JSON otherwise), `json` or `pretty`.
+    pub format: LogFormat,
     /// An `EnvFilter` directive, e.g. `info,cosmo=debug`. `RUST_LOG` overrides it.
     pub level: String,
+}
+
+/// `log.format`: how log lines are written to standard error.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// `pretty` when standard error is a terminal, `json` otherwise.
+    #[default]
+    Auto,
+    /// One JSON object per line.
+    Json,
+    /// Human-readable lines: timestamp, level, span, target, message and fields.
+    Pretty,
+}
+
+impl LogFormat {
+    /// Whether lines are human-readable rather than JSON, when the logs' stream is a
+    /// terminal (`terminal`) or not: `auto` follows the stream, the others are fixed.
+    pub fn human_readable(self, terminal: bool) -> bool {
+        match self {
+            LogFormat::Auto => terminal,
+            LogFormat::Json => false,
+            LogFormat::Pretty => true,
+        }
+    }
 }
 
 impl Default for ServerConfig {
@@ -211,7 +236,7 @@ impl Default for ReconcilerConfig {
 impl Default for LogConfig {
     fn default() -> Self {
         Self {
-            format: "json".into(),
+            format: LogFormat::Auto,
             level: "info".into(),
         }
     }
@@ -426,6 +451,42 @@ mod tests {
             jail.set_env("COSMO_WORKERS__SHUTDOWN_TIMEOUT_SECS", "30");
             let err = Config::load(None).unwrap_err().to_string();
             assert!(err.contains("shutdown_timeout_secs"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn logs_are_human_readable_on_a_terminal_and_json_elsewhere_unless_set() {
+        assert_eq!(LogConfig::default().format, LogFormat::Auto);
+        assert!(LogFormat::Auto.human_readable(true));
+        assert!(!LogFormat::Auto.human_readable(false));
+        for terminal in [true, false] {
+            assert!(!LogFormat::Json.human_readable(terminal), "json wins");
+            assert!(LogFormat::Pretty.human_readable(terminal), "pretty wins");
+        }
+    }
+
+    #[test]
+    fn the_log_format_is_read_and_an_unknown_one_is_refused() {
+        Jail::expect_with(|jail| {
+            jail.create_file("cosmo.toml", "[log]\nformat = \"pretty\"\n")?;
+            assert_eq!(
+                Config::load(None).map_err(|e| e.to_string())?.log.format,
+                LogFormat::Pretty
+            );
+            jail.set_env("COSMO_LOG__FORMAT", "json");
+            assert_eq!(
+                Config::load(None).map_err(|e| e.to_string())?.log.format,
+                LogFormat::Json
+            );
+            jail.set_env("COSMO_LOG__FORMAT", "text");
+            let err = Config::load(None).unwrap_err().to_string();
+            assert!(
+                err.contains("unknown variant: found `text`")
+                    && err.contains("`auto`, `json`, `pretty`")
+                    && err.to_lowercase().contains("log.format"),
+                "{err}"
+            );
             Ok(())
         });
     }
