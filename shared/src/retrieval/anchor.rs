@@ -51,9 +51,34 @@ const STOP: &[&str] = &[
     "were", "is", "are", "has", "have", "had", "and", "but",
 ];
 
-/// Phrases after a marker that name no event.
+/// Phrases after a marker that name no event: idioms, and the times of any day
+/// ("before dawn", "after work"), which every day has.
 const IDIOMS: &[&str] = &[
-    "all", "that", "then", "this", "long", "a while", "a bit", "ever", "now", "today",
+    "all",
+    "that",
+    "then",
+    "this",
+    "long",
+    "a while",
+    "a bit",
+    "ever",
+    "now",
+    "today",
+    "dawn",
+    "sunrise",
+    "sunset",
+    "dusk",
+    "noon",
+    "midnight",
+    "breakfast",
+    "lunch",
+    "dinner",
+    "bed",
+    "bedtime",
+    "work",
+    "school",
+    "class",
+    "hours",
 ];
 
 /// The most words an event's phrase keeps.
@@ -179,6 +204,8 @@ mod tests {
             "What is the name of her dog?",
             "Did the aftershock hit the town?",
             "What happened after?",
+            "Why did Andre get up before dawn?",
+            "What does she do after work?",
         ] {
             assert_eq!(find(text), None, "{text}");
         }
