@@ -2,7 +2,7 @@
 //! suite with one `graph_contract!` line naming a factory that returns `None` (and says
 //! why) when the backend is not available here.
 
-mod cases;
+pub(crate) mod cases;
 mod neo4j_over_fetch;
 mod read_support;
 mod sqlite_only;

@@ -13,31 +13,7 @@ use cosmo_shared::services::Services;
 use cosmo_workers::dispatch::Dispatcher;
 
 use super::{chat, explore, ingest, now};
-
-/// The links touching `keys`, as (kind, from, to).
-async fn links(svc: &Services, keys: &[&String]) -> Vec<(SourceLinkKind, String, String)> {
-    let keys: Vec<String> = keys.iter().map(|k| (*k).clone()).collect();
-    svc.graph
-        .source_links(&keys)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|l| (l.kind, l.from_key, l.to_key))
-        .collect()
-}
-
-/// Links as [`links`] lists them: by kind, then from and to key.
-fn sorted<const N: usize>(
-    links: [(SourceLinkKind, String, String); N],
-) -> Vec<(SourceLinkKind, String, String)> {
-    let mut links = links.to_vec();
-    links.sort();
-    links
-}
-
-fn temporal(from: &str, to: &str) -> (SourceLinkKind, String, String) {
-    (SourceLinkKind::Temporal, from.to_owned(), to.to_owned())
-}
+use crate::graph_contract::cases::links::{links, sorted, temporal};
 
 async fn talk(svc: &Services, user: &str, other: &str, day: i64, line: &str) -> String {
     let turns = [
@@ -67,14 +43,14 @@ async fn sessions_of_one_chat_are_chained_in_event_order(
     let elsewhere = ingest(&svc, with_sam).await;
 
     assert_eq!(
-        links(&svc, &[&first, &second, &third]).await,
+        links(&*svc.graph, &[&first, &second, &third]).await,
         sorted([temporal(&first, &second), temporal(&second, &third)])
     );
-    assert_eq!(links(&svc, &[&elsewhere]).await, []);
+    assert_eq!(links(&*svc.graph, &[&elsewhere]).await, []);
 
     erasure::erase_source(&svc, &second).await.unwrap().unwrap();
     assert_eq!(
-        links(&svc, &[&first, &third]).await,
+        links(&*svc.graph, &[&first, &third]).await,
         [temporal(&first, &third)]
     );
 }
@@ -108,7 +84,7 @@ async fn a_reason_told_later_links_back_to_its_cause(svc: Services, user: String
     );
     assert!(link.inferred_by.as_deref().unwrap().starts_with("offline:"));
     assert!(
-        links(&svc, &[&small_talk])
+        links(&*svc.graph, &[&small_talk])
             .await
             .iter()
             .all(|l| l.0 == SourceLinkKind::Temporal),

@@ -16,7 +16,10 @@ async fn at_day(g: &dyn GraphStore, user: &str, text: &str, day: i64) -> String 
 }
 
 /// The links touching `keys`, as (kind, from, to).
-async fn links(g: &dyn GraphStore, keys: &[&String]) -> Vec<(SourceLinkKind, String, String)> {
+pub(crate) async fn links(
+    g: &dyn GraphStore,
+    keys: &[&String],
+) -> Vec<(SourceLinkKind, String, String)> {
     let keys: Vec<String> = keys.iter().map(|k| (*k).clone()).collect();
     g.source_links(&keys)
         .await
@@ -27,7 +30,7 @@ async fn links(g: &dyn GraphStore, keys: &[&String]) -> Vec<(SourceLinkKind, Str
 }
 
 /// Links as [`links`] lists them: by kind, then from and to key.
-fn sorted<const N: usize>(
+pub(crate) fn sorted<const N: usize>(
     links: [(SourceLinkKind, String, String); N],
 ) -> Vec<(SourceLinkKind, String, String)> {
     let mut links = links.to_vec();
@@ -35,7 +38,7 @@ fn sorted<const N: usize>(
     links
 }
 
-fn temporal(from: &str, to: &str) -> (SourceLinkKind, String, String) {
+pub(crate) fn temporal(from: &str, to: &str) -> (SourceLinkKind, String, String) {
     (SourceLinkKind::Temporal, from.to_owned(), to.to_owned())
 }
 

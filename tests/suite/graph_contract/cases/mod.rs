@@ -11,7 +11,7 @@ mod facts;
 mod hierarchy;
 mod kinds;
 mod lifecycle;
-mod links;
+pub(crate) mod links;
 mod neighbours;
 mod notes;
 mod passages;
