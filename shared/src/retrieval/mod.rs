@@ -198,7 +198,7 @@ pub(crate) async fn embed_queries(
     for (((text, threshold), embedding), anchor) in queries.into_iter().zip(embeddings).zip(anchors)
     {
         let route = if routing {
-            Some(route::QueryRoute::read(svc, &text, &embedding).await)
+            Some(route::QueryRoute::read(svc, &text, &embedding, anchor.clone()).await)
         } else {
             None
         };
@@ -390,18 +390,7 @@ async fn fused_sources(
             .map(|h| Candidate::new(h.key, h.score))
             .collect()
     };
-    let as_list = |signal, hits| SignalList {
-        signal,
-        query: 0,
-        floor: None,
-        hits,
-        in_period: false,
-    };
-    Ok(rank::fuse(
-        &[as_list(Signal::Vector, v), as_list(Signal::Text, t)],
-        1,
-        &svc.config.retrieval.weights(),
-    ))
+    Ok(fuse_two(svc, v, t))
 }
 
 /// The three signal lists of one query in `scope`: vector, full text, graph.
@@ -538,6 +527,15 @@ fn fuse_seeds(
     text: Vec<Candidate>,
     k: usize,
 ) -> Vec<String> {
+    fuse_two(svc, vector, text)
+        .into_iter()
+        .take(k)
+        .map(|f| f.key)
+        .collect()
+}
+
+/// A vector and a text list fused, best first.
+fn fuse_two(svc: &Services, vector: Vec<Candidate>, text: Vec<Candidate>) -> Vec<Fused> {
     let as_list = |signal, hits: Vec<Candidate>| SignalList {
         signal,
         query: 0,
@@ -545,12 +543,11 @@ fn fuse_seeds(
         hits,
         in_period: false,
     };
-    let fused = rank::fuse(
+    rank::fuse(
         &[as_list(Signal::Vector, vector), as_list(Signal::Text, text)],
         1,
         &svc.config.retrieval.weights(),
-    );
-    fused.into_iter().take(k).map(|f| f.key).collect()
+    )
 }
 
 /// Applies the access update to returned memories (counts, salience boost, spacing

@@ -20,7 +20,7 @@
 
 use serde::Serialize;
 
-use super::anchor::{self, Anchor};
+use super::anchor::Anchor;
 use super::intent::{self, Intent, ReadFrom, Reading};
 use super::period::{self, Period};
 use crate::domain::SearchScope;
@@ -39,15 +39,18 @@ pub struct QueryRoute {
 }
 
 impl QueryRoute {
-    pub async fn read(svc: &Services, text: &str, embedding: &[f32]) -> Self {
+    /// `anchor`: the event `text` is anchored to (`anchor::find`), read by the caller,
+    /// which embeds its words with the query; ignored when `text` names a dated period.
+    pub async fn read(
+        svc: &Services,
+        text: &str,
+        embedding: &[f32],
+        anchor: Option<Anchor>,
+    ) -> Self {
         let period = period::find(text, svc.clock.now());
         Self {
             reading: intent::read(svc, text, embedding).await,
-            anchor: if period.is_none() {
-                anchor::find(text)
-            } else {
-                None
-            },
+            anchor: anchor.filter(|_| period.is_none()),
             period,
         }
     }
