@@ -11,7 +11,7 @@
 //! (`route.rs`), so what came after the event and matches the question outranks what
 //! came before, and nothing is filtered out.
 //!
-//! A period named by a date ("after May 2023") is the period's own (`period.rs`); the
+//! A period named by a date ("after May 2023") is the period's own (`period/`); the
 //! first phrase found wins. Idioms that name no event ("after all", "since then",
 //! "before long") are not anchors.
 

@@ -1,4 +1,4 @@
-//! Routing: what a query asks (`intent.rs`) and the period it names (`period.rs`).
+//! Routing: what a query asks (`intent.rs`) and the period it names (`period/`).
 //!
 //! * **A named period** ("last week", "in May 2023") — any intent: each signal searches
 //!   the query a second time within the period, as a second pass fused with the first.

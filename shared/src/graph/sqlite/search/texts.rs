@@ -13,7 +13,7 @@
 //! **Words and score** are [`crate::graph::text_rank`]'s, shared with the Neo4j store:
 //! BM25 over the user's memories of the kind, column-weighted word frequencies.
 //!
-//! **In step and bounded** by the cache it lives in (`cache.rs`). An erased memory's
+//! **In step and bounded** by the cache it lives in (`cache/`). An erased memory's
 //! key and its words are dropped from memory at once (a word no other memory holds
 //! leaves the vocabulary); what remains until the next compaction is the numbers of
 //! its postings. A user whose text would not fit the budget is searched through FTS5

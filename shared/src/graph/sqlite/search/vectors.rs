@@ -11,7 +11,7 @@
 //! are an eighth of them. What that costs in recall is measured by `cosmo-bench
 //! explore` (the top 50 against exact search).
 //!
-//! Kept in step with every write, and bounded, by the cache it lives in (`cache.rs`):
+//! Kept in step with every write, and bounded, by the cache it lives in (`cache/`):
 //! a user whose vectors alone would not fit the budget is searched by streaming the
 //! stored vectors instead (`None` from [`VectorIndex::shortlist`]).
 
