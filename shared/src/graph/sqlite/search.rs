@@ -1,5 +1,5 @@
 //! [`ReadStore`] on SQLite: vector search over `search_docs` (a shortlist from the
-//! user's vectors held in memory, `search/vectors.rs`, scored exactly from the stored
+//! user's vectors held in memory, `search/vectors/`, scored exactly from the stored
 //! rows; or, for a user whose vectors do not fit the memory budget, every stored vector
 //! streamed and scored here, top-k kept in a bounded heap), full-text search (BM25 over
 //! the user's text held in memory, `search/texts.rs`; FTS5 for a user whose text does

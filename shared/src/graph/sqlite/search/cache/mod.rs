@@ -1,5 +1,5 @@
 //! What search reads, held in memory per user and kind of memory, and kept in step with
-//! the file: the machinery the vector index (`vectors.rs`) and the full-text index
+//! the file: the machinery the vector index (`vectors/`) and the full-text index
 //! (`texts.rs`) share. Each is a [`Part`]: how to read a user's memories from the store,
 //! how to hold them, what they weigh.
 //!
