@@ -15,9 +15,8 @@ use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
-use cosmo_shared::domain::input::read::{
-    ContextBody, CorrectionBody, ExploreBody, RememberFactBody,
-};
+use cosmo_shared::domain::input::fact::{CorrectionBody, RememberFactBody};
+use cosmo_shared::domain::input::read::{ContextBody, ExploreBody};
 use cosmo_shared::domain::input::session::{EndSessionBody, TurnsBody};
 use cosmo_shared::domain::input::{FieldError, from_value};
 use cosmo_shared::services::Services;

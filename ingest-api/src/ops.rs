@@ -7,7 +7,8 @@
 //! user or memory outside the caller's tenant does not exist (404).
 
 use chrono::{DateTime, Utc};
-use cosmo_shared::domain::input::read::{ContextInput, ExploreInput, FactInput, limit};
+use cosmo_shared::domain::input::fact::FactInput;
+use cosmo_shared::domain::input::read::{ContextInput, ExploreInput, limit};
 use cosmo_shared::domain::input::{FieldError, parse_user_id};
 use cosmo_shared::domain::{Fact, FactFilter, FactWrite, MemoryKind, NewFact, Note, SourceMeta};
 use cosmo_shared::ids;

@@ -6,7 +6,8 @@
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use cosmo_shared::domain::input::read::{CorrectionBody, RememberFactBody, limit};
+use cosmo_shared::domain::input::fact::{CorrectionBody, RememberFactBody};
+use cosmo_shared::domain::input::read::limit;
 use cosmo_shared::domain::input::{FieldError, parse_user_id};
 use cosmo_shared::domain::{Erasure, Fact, FactExplanation, FactWrite, MemoryKind, Weakness};
 use serde::{Deserialize, Serialize};

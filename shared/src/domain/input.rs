@@ -10,6 +10,7 @@ use super::raw::RawContent;
 use super::{Lifecycle, NewSource, Sensitivity, SourceType, TtlPolicy};
 use crate::ids;
 
+pub mod fact;
 pub mod read;
 pub mod session;
 

@@ -24,9 +24,7 @@ use std::collections::{BinaryHeap, HashMap};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 
-use self::codes::{
-    Avx2Dot, Dot, PlainDot, Scan, Slot, prefilter_pool, quantise, sign_words, signs,
-};
+use self::codes::{Avx2Dot, Dot, PlainDot, Scan, Slot, quantise, sign_words, signs};
 use super::cache::{Cache, Filter, Part, best_first};
 use super::{Scored, best_passage, cosine_bytes};
 use crate::domain::{Hit, SearchScope, Target};

@@ -1,3 +1,4 @@
+use super::codes::prefilter_pool;
 use super::*;
 
 #[test]
