@@ -1,6 +1,6 @@
 //! Full-text ranking, the same on every store: how a memory's text becomes words, and
 //! how BM25 scores a query over one user's memories. The SQLite store ranks its
-//! in-memory postings (`sqlite/search/texts.rs`); the Neo4j store ranks the candidates
+//! in-memory postings (`sqlite/search/texts/`); the Neo4j store ranks the candidates
 //! it finds from the words each memory carries per searched column (`<column>_terms`,
 //! `<column>_counts`, `<column>_len`, written with the text, [`column_words`]) with
 //! [`rank`]. Both use the functions here, so a query ranks the same memories in the

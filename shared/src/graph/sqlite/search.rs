@@ -2,7 +2,7 @@
 //! user's vectors held in memory, `search/vectors/`, scored exactly from the stored
 //! rows; or, for a user whose vectors do not fit the memory budget, every stored vector
 //! streamed and scored here, top-k kept in a bounded heap), full-text search (BM25 over
-//! the user's text held in memory, `search/texts.rs`; FTS5 for a user whose text does
+//! the user's text held in memory, `search/texts/`; FTS5 for a user whose text does
 //! not fit the memory budget), graph
 //! neighbours in SQL, the read views, and atomic lifecycle updates. Table and column
 //! names come from the closed [`Target`] enum through `per_target!`: SQL text is never

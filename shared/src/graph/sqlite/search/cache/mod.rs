@@ -1,6 +1,6 @@
 //! What search reads, held in memory per user and kind of memory, and kept in step with
 //! the file: the machinery the vector index (`vectors/`) and the full-text index
-//! (`texts.rs`) share. Each is a [`Part`]: how to read a user's memories from the store,
+//! (`texts/`) share. Each is a [`Part`]: how to read a user's memories from the store,
 //! how to hold them, what they weigh.
 //!
 //! **In step with every write.** Triggers log each change to what search reads, per

@@ -19,94 +19,25 @@
 //! its postings. A user whose text would not fit the budget is searched through FTS5
 //! (`None` from [`TextIndex::search`]).
 
+mod rows;
+#[cfg(test)]
+mod tests;
+
 use std::collections::HashMap;
 
+use sqlx::SqlitePool;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, SqlitePool};
 
+use self::rows::{Entry, rows_sql};
 use super::cache::{Cache, Filter, Part, best_first};
 use crate::domain::{Hit, SearchScope, Target};
 use crate::graph::GraphResult;
-use crate::graph::text_rank::{self, avg_len, idf, norm, query_words, term_score};
+use crate::graph::text_rank::{avg_len, idf, norm, query_words, term_score};
 
 /// A memory's place in its part beyond its postings: key, filter fields, term list.
 const DOC_BYTES: usize = 96;
 /// A posting (8 bytes) and the term id in its memory's list (4).
 const POSTING_BYTES: usize = 12;
-
-/// The searched text of the user's (`$1`) memories of `target`, whatever their state
-/// and time, as columns `c0`–`c2` (empty when the kind has fewer): of every memory
-/// (`some` false) or of the keys in `$2` (a JSON array).
-fn rows_sql(target: Target, some: bool) -> &'static str {
-    macro_rules! both {
-        ($($t:tt)+) => {
-            if some {
-                concat!($($t)+, " AND d.key IN (SELECT value FROM json_each($2))")
-            } else {
-                concat!($($t)+)
-            }
-        };
-    }
-    match target {
-        Target::Source => both!(
-            "SELECT d.key, d.visibility, d.at, s.summary AS c0, s.content AS c1,
-                    s.keywords AS c2
-             FROM search_docs d
-             JOIN source_participants p ON p.source_key = d.key AND p.user_id = $1
-             JOIN sources s ON s.entity_key = d.key
-             WHERE d.target = 'source'"
-        ),
-        Target::Node => both!(
-            "SELECT d.key, d.visibility, d.at, n.name AS c0, n.description AS c1, '' AS c2
-             FROM search_docs d JOIN nodes n ON n.entity_key = d.key
-             WHERE d.user_id = $1 AND d.target = 'node'"
-        ),
-        Target::Storyline => both!(
-            "SELECT d.key, d.visibility, d.at, s.description AS c0, '' AS c1, '' AS c2
-             FROM search_docs d JOIN storylines s ON s.storyline_id = d.key
-             WHERE d.user_id = $1 AND d.target = 'storyline'"
-        ),
-        Target::Macro => both!(
-            "SELECT d.key, d.visibility, d.at, m.description AS c0, '' AS c1, '' AS c2
-             FROM search_docs d JOIN macros m ON m.macro_id = d.key
-             WHERE d.user_id = $1 AND d.target = 'macro'"
-        ),
-        Target::Fact => both!(
-            "SELECT d.key, d.visibility, d.at, f.text AS c0, coalesce(f.value, '') AS c1,
-                    '' AS c2
-             FROM search_docs d JOIN facts f ON f.fact_id = d.key
-             WHERE d.user_id = $1 AND d.target = 'fact'"
-        ),
-    }
-}
-
-/// The weight of a word found in each column.
-/// A memory as read from its row: its words with their column-weighted frequencies.
-pub(super) struct Entry {
-    visibility: i64,
-    at: i64,
-    len: u32,
-    words: Vec<(String, f32)>,
-}
-
-impl Entry {
-    fn from_row(target: Target, row: &SqliteRow) -> sqlx::Result<(String, Entry)> {
-        let column = |c: &str| -> sqlx::Result<&str> {
-            Ok(row.try_get::<Option<&str>, _>(c)?.unwrap_or_default())
-        };
-        let text_rank::Analyzed { len, words } =
-            text_rank::analyze(target, [column("c0")?, column("c1")?, column("c2")?]);
-        Ok((
-            row.try_get("key")?,
-            Entry {
-                visibility: row.try_get("visibility")?,
-                at: row.try_get("at")?,
-                len,
-                words,
-            },
-        ))
-    }
-}
 
 struct Doc {
     /// Emptied when the memory is replaced or deleted.
@@ -435,177 +366,5 @@ impl TextIndex {
     /// Drops what the index holds of `user_id` (after erasing the user).
     pub(crate) fn forget_user(&self, user_id: &str) {
         self.0.forget_user(user_id);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::graph::text_rank::words;
-
-    fn entry(text: &str) -> Entry {
-        let mut counts: HashMap<String, f32> = HashMap::new();
-        let mut len = 0;
-        for w in words(text) {
-            len += 1;
-            *counts.entry(w).or_default() += 1.0;
-        }
-        Entry {
-            visibility: 0,
-            at: 0,
-            len,
-            words: counts.into_iter().collect(),
-        }
-    }
-
-    fn query(q: &[&str]) -> Vec<Vec<String>> {
-        q.iter().map(|t| words(t).collect()).collect()
-    }
-
-    const ALL: Filter = Filter {
-        visibility: 1,
-        since: i64::MIN,
-        until: i64::MAX,
-    };
-
-    #[test]
-    fn rare_words_and_short_memories_rank_first() {
-        let mut p = Postings::default();
-        p.put(
-            "a".into(),
-            Some(entry("the pricing decision was made on Friday")),
-        );
-        p.put(
-            "b".into(),
-            Some(entry("pricing pricing and more about the budget")),
-        );
-        p.put("c".into(), Some(entry("Friday lunch with the team")));
-        p.put(
-            "d".into(),
-            Some(entry("the team met about the budget on Friday and Monday")),
-        );
-        let found = p.search(&ALL, &query(&["pricing", "decision"]), 10);
-        let keys: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
-        assert_eq!(keys, ["a", "b"], "only memories holding a query word");
-        // "decision" is in one memory, "friday" in three: the rare word decides.
-        let found = p.search(&ALL, &query(&["decision", "friday"]), 2);
-        assert_eq!(found[0].0, "a");
-        assert_eq!(found.len(), 2);
-    }
-
-    #[test]
-    fn a_replaced_or_deleted_memory_leaves_no_word_behind() {
-        let mut p = Postings::default();
-        p.put("a".into(), Some(entry("secret zanzibar plans")));
-        p.put("b".into(), Some(entry("ordinary plans")));
-        assert_eq!(p.search(&ALL, &query(&["zanzibar"]), 5).len(), 1);
-        p.put("a".into(), Some(entry("new plans")));
-        assert!(p.search(&ALL, &query(&["zanzibar"]), 5).is_empty());
-        assert!(
-            !p.vocabulary.contains_key("zanzibar"),
-            "the word left memory"
-        );
-        p.put("a".into(), None);
-        assert!(!p.vocabulary.contains_key("new"));
-        let found = p.search(&ALL, &query(&["plans"]), 5);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].0, "b");
-    }
-
-    #[test]
-    fn compaction_keeps_every_answer() {
-        let mut p = Postings::default();
-        for i in 0..3000 {
-            p.put(
-                format!("k{i}"),
-                Some(entry(&format!("word{} common{} shared", i % 7, i % 3))),
-            );
-        }
-        for i in (0..3000).step_by(2) {
-            p.put(
-                format!("k{i}"),
-                Some(entry(&format!("word{} other shared", i % 5))),
-            );
-        }
-        let before = p.search(&ALL, &query(&["word3", "shared", "common1"]), 50);
-        p.compact();
-        assert_eq!(p.dead_postings, 0);
-        assert_eq!(
-            p.search(&ALL, &query(&["word3", "shared", "common1"]), 50),
-            before
-        );
-    }
-
-    #[test]
-    fn a_compound_word_needs_all_its_parts() {
-        let mut p = Postings::default();
-        p.put("a".into(), Some(entry("send the e-mail today")));
-        p.put("b".into(), Some(entry("mail the letter")));
-        let found = p.search(&ALL, &query(&["e-mail"]), 5);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].0, "a");
-    }
-
-    /// The SQLite store's postings rank exactly as `text_rank::rank` (what the Neo4j
-    /// store ranks with) over random corpora: compound words, repeated words, columns
-    /// of every weight, memories outside the scope, replaced and deleted ones.
-    #[test]
-    fn postings_rank_as_the_shared_ranking() {
-        let vocabulary = [
-            "price", "pricing", "plan", "launch", "Falcon", "budget", "e-mail", "mail", "o'brien",
-            "review", "team", "café", "the", "naïve",
-        ];
-        let mut seed = 7u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
-        for round in 0..60 {
-            let target = [Target::Source, Target::Node, Target::Fact][round % 3];
-            let mut postings = Postings::default();
-            let mut memories: Vec<(String, [String; 3], bool)> = Vec::new();
-            for i in 0..(5 + next(40)) {
-                let mut text = || -> String {
-                    (0..next(12))
-                        .map(|_| vocabulary[next(vocabulary.len() as u64) as usize])
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
-                let columns = [text(), text(), text()];
-                let admitted = next(4) != 0;
-                let key = format!("m{:03}", (i * 37) % 100);
-                let a = text_rank::analyze(target, [&columns[0], &columns[1], &columns[2]]);
-                let entry = Entry {
-                    visibility: i64::from(!admitted),
-                    at: 0,
-                    len: a.len,
-                    words: a.words,
-                };
-                postings.put(key.clone(), Some(entry));
-                memories.retain(|(k, _, _)| *k != key);
-                if next(10) == 0 {
-                    postings.put(key, None);
-                } else {
-                    memories.push((key, columns, admitted));
-                }
-            }
-            let terms: Vec<String> = (0..1 + next(4))
-                .map(|_| vocabulary[next(vocabulary.len() as u64) as usize].to_owned())
-                .collect();
-            let scope = Filter {
-                visibility: 0,
-                since: i64::MIN,
-                until: i64::MAX,
-            };
-            let got: Vec<String> = postings
-                .search(&scope, &query_words(&terms), 10)
-                .into_iter()
-                .map(|(k, _)| k)
-                .collect();
-            let want = text_rank::rank_texts(target, &memories, &terms, 10);
-            assert_eq!(got, want, "round {round}: {terms:?}");
-        }
     }
 }
