@@ -8,8 +8,24 @@ use serde_json::{Value, json};
 
 use super::{Chunk, Turn};
 use crate::domain::input::SourceInput;
+use crate::ids;
 use crate::pipeline::{self, StoreError};
 use crate::services::Services;
+
+/// The external id of the Source made of a session's turns from `first_seq` on: the
+/// Source's idempotency key, so storing it twice finds the first.
+pub fn external_id(session_id: &str, first_seq: i64) -> String {
+    format!("session:{session_id}:{first_seq}")
+}
+
+/// The entity key of that Source ([`crate::domain::input::SourceInput::identity_for`]
+/// gives the same for a body with that `external_id`).
+pub fn source_key(graph_user_id: &str, session_id: &str, first_seq: i64) -> String {
+    ids::source_key(
+        graph_user_id,
+        &format!("external:{}", external_id(session_id, first_seq)),
+    )
+}
 
 /// What became of a chunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +59,7 @@ pub fn source_body(graph_user_id: &str, session_id: &str, chunk: &Chunk, turns: 
     json!({
         "user_id": crate::ids::user_id_of(graph_user_id),
         "source_type": "conversation",
-        "external_id": super::external_id(session_id, chunk.first_seq),
+        "external_id": external_id(session_id, chunk.first_seq),
         "started_at": times.clone().min().map(rfc),
         "ended_at": times.max().map(rfc),
         "provenance": {
