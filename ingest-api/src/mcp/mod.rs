@@ -13,28 +13,29 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Request, State};
-use axum::response::{IntoResponse, Response};
-use cosmo_shared::domain::input::fact::{CorrectionBody, RememberFactBody};
+use cosmo_shared::domain::input::fact::RememberFactBody;
 use cosmo_shared::domain::input::read::{ContextBody, ExploreBody};
 use cosmo_shared::domain::input::session::{EndSessionBody, TurnsBody};
 use cosmo_shared::domain::input::{FieldError, from_value};
-use cosmo_shared::services::Services;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, Implementation, JsonObject, ServerCapabilities, ServerConfig};
-use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tower::ServiceExt as _;
 use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{RequestId, Tenant};
+use crate::extract::Tenant;
 use crate::ops::sessions::SessionParams;
 use crate::ops::{self, FactListParams};
+
+mod schema;
+mod transport;
+
+use self::schema::correction_schema;
+pub use self::schema::input_schema;
+pub use self::transport::{http, serve_stdio};
 
 /// One MCP session's server: the tools, acting for `tenant`.
 #[derive(Debug, Clone)]
@@ -327,135 +328,4 @@ fn answer<T: Serialize>(result: ApiResult<T>) -> CallToolResult {
 
 fn refusal(e: FieldError) -> CallToolResult {
     answer::<()>(Err(e.into()))
-}
-
-/// The JSON schema of a tool's input: the type's OpenAPI schema, with the schemas it
-/// refers to under `$defs`.
-pub fn input_schema<T: ToSchema>() -> Arc<JsonObject> {
-    let mut defs = Vec::new();
-    T::schemas(&mut defs);
-    let mut schema = serde_json::to_value(T::schema()).expect("a schema is JSON");
-    if !defs.is_empty() {
-        let defs: serde_json::Map<String, Value> = defs
-            .into_iter()
-            .map(|(name, s)| (name, serde_json::to_value(s).expect("a schema is JSON")))
-            .collect();
-        schema["$defs"] = Value::Object(defs);
-    }
-    point_refs_at_defs(&mut schema);
-    match schema {
-        Value::Object(object) => Arc::new(object),
-        other => unreachable!("an object's schema is an object: {other}"),
-    }
-}
-
-/// `correct_fact`'s input: the correction body plus the `fact_id` to correct.
-fn correction_schema() -> Arc<JsonObject> {
-    let mut schema = (*input_schema::<CorrectionBody>()).clone();
-    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
-        properties.insert(
-            "fact_id".into(),
-            json!({ "type": "string", "description": "The fact to correct." }),
-        );
-    }
-    let required = schema.entry("required").or_insert_with(|| json!([]));
-    if let Value::Array(required) = required {
-        required.insert(0, json!("fact_id"));
-    }
-    Arc::new(schema)
-}
-
-/// `#/components/schemas/X` (OpenAPI) → `#/$defs/X` (a standalone JSON schema).
-fn point_refs_at_defs(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            for (k, child) in map.iter_mut() {
-                match child {
-                    Value::String(s) if k == "$ref" => {
-                        if let Some(name) = s.strip_prefix("#/components/schemas/") {
-                            *s = format!("#/$defs/{name}");
-                        }
-                    }
-                    _ => point_refs_at_defs(child),
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(point_refs_at_defs),
-        _ => {}
-    }
-}
-
-/// `POST /mcp`: MCP over streamable HTTP, for the tenant of the request's bearer key
-/// (401 without a valid one, as on every `/api` endpoint). Stateless and JSON-only: each
-/// request is answered on its own.
-pub async fn http(
-    State(app): State<AppState>,
-    tenant: Tenant,
-    RequestId(request_id): RequestId,
-    request: Request,
-) -> Response {
-    // The body is read and checked here, so a late, oversized, mistyped or malformed one
-    // gets the API's JSON error (408, 413, 415, 400) like every other endpoint.
-    let request = match checked_json(request, &app).await {
-        Ok(request) => request,
-        Err(e) => return e.into_response(),
-    };
-    let config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true)
-        // The bearer key is what guards this endpoint, as it guards REST; the API's
-        // host names are the operator's to choose.
-        .disable_allowed_hosts()
-        .with_max_request_body_bytes(app.svc.config.server.body_limit_bytes);
-    let service = StreamableHttpService::new(
-        move || {
-            Ok(CosmoMcp::new(
-                app.clone(),
-                tenant.clone(),
-                request_id.clone(),
-            ))
-        },
-        Arc::new(NeverSessionManager::default()),
-        config,
-    );
-    match service.oneshot(request).await {
-        Ok(response) => response.map(axum::body::Body::new),
-        Err(never) => match never {},
-    }
-    .into_response()
-}
-
-/// The request again, once its body has arrived in time, within the size limit, as
-/// `application/json`, and parses as JSON.
-async fn checked_json(request: Request, app: &AppState) -> Result<Request, ApiError> {
-    let json = request
-        .headers()
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
-    if !json {
-        return Err(ApiError::UnsupportedMediaType(
-            "MCP requests are JSON: send `Content-Type: application/json`".into(),
-        ));
-    }
-    let (parts, body) = request.into_parts();
-    let bytes = crate::extract::body_bytes(Request::from_parts(parts.clone(), body), app).await?;
-    crate::extract::parse_json(&bytes)?;
-    Ok(Request::from_parts(parts, axum::body::Body::from(bytes)))
-}
-
-/// `cosmo mcp`: MCP on stdin/stdout for the tenant of `api_key`, until the client
-/// closes stdin. Nothing but the protocol goes to stdout.
-pub async fn serve_stdio(svc: Services, api_key: &str) -> anyhow::Result<()> {
-    let app = AppState { svc };
-    let tenant = Tenant::from_key(&app, api_key, cosmo_shared::directory::Use::Verified)
-        .await
-        .map_err(|e| anyhow::anyhow!("the API key is refused: {e}"))?;
-    tracing::info!(tenant = %tenant.id, "serving MCP on stdio");
-    let server = CosmoMcp::new(app, tenant, None)
-        .serve(rmcp::transport::stdio())
-        .await?;
-    server.waiting().await?;
-    Ok(())
 }
