@@ -20,6 +20,7 @@ mod consolidation;
 mod decay;
 mod erasure;
 mod extraction;
+mod extraction_records;
 mod facts;
 mod hierarchy;
 mod lifecycle;
