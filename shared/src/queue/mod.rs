@@ -27,8 +27,10 @@ pub mod status;
 pub mod wake;
 
 pub use kinds::{JobKind, JobSettings, JobsConfig};
-pub use status::JobState;
+pub use status::{JobState, JobStatus};
 pub(crate) use status::{state_case, state_condition};
+
+use crate::domain::OrUnknown;
 
 /// A job to enqueue.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,9 +108,10 @@ impl Enqueued {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JobRecord {
     pub job_id: String,
-    pub kind: String,
-    /// apalis' status: `Pending`, `Queued`, `Running`, `Done`, `Failed`, `Killed`.
-    pub status: String,
+    /// Unknown if another version of Cosmo enqueued it: no worker of this one runs it.
+    pub kind: OrUnknown<JobKind>,
+    /// apalis' status; unknown if an apalis other than 1.0 wrote it.
+    pub status: OrUnknown<JobStatus>,
     pub attempts: i64,
     pub max_attempts: i64,
     pub run_at: Option<DateTime<Utc>>,
@@ -122,10 +125,12 @@ pub struct JobRecord {
 impl JobRecord {
     /// Will a worker still run it (now or after its backoff)?
     pub fn is_live(&self) -> bool {
-        match self.status.as_str() {
-            "Pending" | "Queued" | "Running" => true,
-            "Failed" => self.attempts < self.max_attempts,
-            _ => false,
+        match self.status {
+            OrUnknown::Known(JobStatus::Pending | JobStatus::Queued | JobStatus::Running) => true,
+            OrUnknown::Known(JobStatus::Failed) => self.attempts < self.max_attempts,
+            OrUnknown::Known(JobStatus::Done | JobStatus::Killed) => false,
+            // apalis fetches only jobs in the statuses it writes: this one never runs.
+            OrUnknown::Unknown(_) => false,
         }
     }
 
@@ -138,8 +143,8 @@ impl JobRecord {
 /// Jobs per kind and status.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct QueueCount {
-    pub kind: String,
-    pub status: String,
+    pub kind: OrUnknown<JobKind>,
+    pub status: OrUnknown<JobStatus>,
     pub count: i64,
 }
 
@@ -169,7 +174,7 @@ impl Retry {
 /// Jobs per kind and state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StateCount {
-    pub kind: String,
+    pub kind: OrUnknown<JobKind>,
     pub state: JobState,
     pub count: i64,
 }
@@ -210,6 +215,7 @@ impl StateTotals {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct JobCounts {
     /// Per job kind (only kinds with jobs).
+    // By the name the queue stores: a kind this version does not know is counted too.
     pub kinds: std::collections::BTreeMap<String, StateTotals>,
     /// Every kind together.
     pub total: StateTotals,
@@ -221,7 +227,7 @@ impl JobCounts {
         for c in counts {
             table
                 .kinds
-                .entry(c.kind.clone())
+                .entry(c.kind.to_string())
                 .or_default()
                 .add(c.state, c.count);
             table.total.add(c.state, c.count);
