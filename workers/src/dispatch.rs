@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use cosmo_shared::job_runs::JobRun;
+use cosmo_shared::job_runs::{JobRun, RunStatus};
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::queue::payloads::{ExtractEntities, Periodic, ProcessSource};
 use cosmo_shared::queue::runtime::{JobContext, JobHandler, JobOutcome};
@@ -84,7 +84,7 @@ impl Dispatcher {
         let report = result.as_ref().cloned().unwrap_or_default();
         let run = JobRun {
             run_id: ulid::Ulid::generate().to_string(),
-            job_kind: kind.to_string(),
+            job_kind: kind.into(),
             job_id: job_id.map(str::to_owned),
             as_of,
             started_at,
@@ -94,16 +94,11 @@ impl Dispatcher {
             examined: report.examined,
             changed: report.changed,
             archived: report.archived,
-            status: if result.is_ok() {
-                "succeeded"
-            } else {
-                "failed"
-            }
-            .into(),
+            status: RunStatus::of(&result),
             error: result.as_ref().err().map(|e| e.message.clone()),
             details: serde_json::Value::Object(report.details).to_string(),
         };
-        if kind != JobKind::Reconcile || run.changed > 0 || run.status == "failed" {
+        if kind != JobKind::Reconcile || run.changed > 0 || run.status == RunStatus::Failed {
             svc.runs
                 .record(&run)
                 .await
