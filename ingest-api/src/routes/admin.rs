@@ -258,6 +258,7 @@ pub(crate) fn queue_down(e: QueueError) -> ApiError {
             message: format!("the job queue is unreachable: {m}"),
             detail: None,
         },
+        QueueError::Payload(e) => anyhow::Error::from(e).context("job queue").into(),
         QueueError::Other(e) => e.context("job queue").into(),
     }
 }
@@ -511,10 +512,7 @@ pub struct PeriodicKind;
 
 impl PeriodicKind {
     pub fn kinds() -> impl Iterator<Item = JobKind> {
-        JobKind::ALL
-            .iter()
-            .copied()
-            .filter(|k| k.is_maintenance() || *k == JobKind::Reconcile)
+        JobKind::ALL.iter().copied().filter(|k| k.is_periodic())
     }
 }
 
