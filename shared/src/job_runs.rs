@@ -4,6 +4,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::db::{Db, execute_on, on_db};
+use crate::domain::{OrUnknown, ParseEnumError, string_enum};
+use crate::queue::JobKind;
 
 #[derive(Debug, Clone)]
 pub struct JobRunLedger {
@@ -33,11 +35,55 @@ impl RunReport {
     }
 }
 
+/// How a run ended. Only Cosmo writes `cosmo_job_runs`, and only these two values: a
+/// row holding anything else fails to read, naming the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    Succeeded,
+    Failed,
+}
+
+string_enum!(RunStatus {
+    Succeeded = "succeeded",
+    Failed = "failed",
+});
+
+impl RunStatus {
+    /// How a run that came to `result` ended.
+    pub fn of<T, E>(result: &Result<T, E>) -> Self {
+        if result.is_ok() {
+            Self::Succeeded
+        } else {
+            Self::Failed
+        }
+    }
+}
+
+/// For `#[sqlx(try_from = "String")]`.
+impl TryFrom<String> for RunStatus {
+    type Error = ParseEnumError;
+
+    fn try_from(stored: String) -> Result<Self, Self::Error> {
+        stored.parse()
+    }
+}
+
+/// Compares the wire name (`run.status == "succeeded"`).
+impl PartialEq<&str> for RunStatus {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// One recorded run.
 #[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct JobRun {
     pub run_id: String,
-    pub job_kind: String,
+    // Unknown if another version of Cosmo recorded it (a kind added since).
+    #[sqlx(try_from = "String")]
+    #[schema(value_type = String)]
+    pub job_kind: OrUnknown<JobKind>,
     pub job_id: Option<String>,
     pub as_of: DateTime<Utc>,
     pub started_at: DateTime<Utc>,
@@ -47,7 +93,10 @@ pub struct JobRun {
     pub changed: i64,
     pub archived: i64,
     /// `succeeded` or `failed`.
-    pub status: String,
+    // Documented as a plain string, as it always was.
+    #[schema(value_type = String)]
+    #[sqlx(try_from = "String")]
+    pub status: RunStatus,
     pub error: Option<String>,
     /// JSON object of per-kind numbers.
     pub details: String,
@@ -64,9 +113,9 @@ impl JobRunLedger {
                               duration_ms, examined, changed, archived, status, error, details)
                            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
         execute_on!(&self.db, pool => sqlx::query(SQL)
-            .bind(&run.run_id).bind(&run.job_kind).bind(&run.job_id).bind(run.as_of).bind(run.started_at)
+            .bind(&run.run_id).bind(run.job_kind.as_str()).bind(&run.job_id).bind(run.as_of).bind(run.started_at)
             .bind(run.finished_at).bind(run.duration_ms).bind(run.examined).bind(run.changed).bind(run.archived)
-            .bind(&run.status).bind(&run.error).bind(&run.details))?;
+            .bind(run.status.as_str()).bind(&run.error).bind(&run.details))?;
         Ok(())
     }
 

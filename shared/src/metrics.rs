@@ -282,7 +282,7 @@ pub async fn refresh_queue_depth(queue: &dyn JobQueue) {
         })
         .collect();
     for c in counts {
-        depth.insert((c.kind, c.state.as_str()), c.count);
+        depth.insert((c.kind.to_string(), c.state.as_str()), c.count);
     }
     for ((kind, state), n) in depth {
         gauge!(QUEUE_JOBS, "kind" => kind, "state" => state).set(n as f64);

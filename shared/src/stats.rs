@@ -11,6 +11,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::domain::MemoryStats;
+use crate::job_runs::RunStatus;
 use crate::queue::JobKind;
 use crate::services::Services;
 
@@ -83,7 +84,9 @@ pub struct LastRun {
     /// `started_at`).
     pub as_of: DateTime<Utc>,
     /// `succeeded` or `failed`.
-    pub status: String,
+    // Documented as a plain string, as it always was.
+    #[schema(value_type = String)]
+    pub status: RunStatus,
 }
 
 /// The stats of the user the graph knows as `graph_user_id`.
@@ -125,7 +128,7 @@ mod tests {
             started_at: DateTime::UNIX_EPOCH,
             finished_at: DateTime::UNIX_EPOCH,
             as_of: DateTime::UNIX_EPOCH,
-            status: "succeeded".into(),
+            status: RunStatus::Succeeded,
         };
         for kind in JobKind::ALL {
             match runs.of_mut(*kind) {

@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use cosmo_shared::job_runs::JobRun;
+use cosmo_shared::job_runs::{JobRun, RunStatus};
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::queue::payloads::{ExtractEntities, Periodic, ProcessSource};
 use cosmo_shared::queue::runtime::{JobContext, JobHandler, JobOutcome};
@@ -38,7 +38,8 @@ impl Dispatcher {
             .map(|_| ())
     }
 
-    /// Runs one job; periodic jobs return their recorded run.
+    /// Runs one job; periodic jobs return their recorded run. Every kind has its arm:
+    /// a new kind does not compile until it is routed here.
     pub async fn execute(
         &self,
         kind: JobKind,
@@ -58,7 +59,16 @@ impl Dispatcher {
                     .await
                     .map(|()| None)
             }
-            _ => {
+            JobKind::Reconcile
+            | JobKind::Decay
+            | JobKind::PromoteStorylines
+            | JobKind::RefreshStorylines
+            | JobKind::PromoteMacros
+            | JobKind::RefreshMacros
+            | JobKind::ConsolidateDescriptions
+            | JobKind::CleanupNotes
+            | JobKind::ConsolidateEpisodic
+            | JobKind::InferCausalLinks => {
                 let as_of = parse::<Periodic>(payload)?
                     .as_of
                     .unwrap_or_else(|| svc.clock.now());
@@ -79,12 +89,23 @@ impl Dispatcher {
         let timer = std::time::Instant::now();
         let result = match kind {
             JobKind::Reconcile => reconcile::run(svc).await,
-            _ => maintenance::run(svc, kind, as_of).await,
+            JobKind::Decay
+            | JobKind::PromoteStorylines
+            | JobKind::RefreshStorylines
+            | JobKind::PromoteMacros
+            | JobKind::RefreshMacros
+            | JobKind::ConsolidateDescriptions
+            | JobKind::CleanupNotes
+            | JobKind::ConsolidateEpisodic
+            | JobKind::InferCausalLinks => maintenance::run(svc, kind, as_of).await,
+            JobKind::ProcessSource | JobKind::ExtractEntities => Err(JobError::permanent(format!(
+                "{kind} is not a maintenance job"
+            ))),
         };
         let report = result.as_ref().cloned().unwrap_or_default();
         let run = JobRun {
             run_id: ulid::Ulid::generate().to_string(),
-            job_kind: kind.to_string(),
+            job_kind: kind.into(),
             job_id: job_id.map(str::to_owned),
             as_of,
             started_at,
@@ -94,16 +115,11 @@ impl Dispatcher {
             examined: report.examined,
             changed: report.changed,
             archived: report.archived,
-            status: if result.is_ok() {
-                "succeeded"
-            } else {
-                "failed"
-            }
-            .into(),
+            status: RunStatus::of(&result),
             error: result.as_ref().err().map(|e| e.message.clone()),
             details: serde_json::Value::Object(report.details).to_string(),
         };
-        if kind != JobKind::Reconcile || run.changed > 0 || run.status == "failed" {
+        if kind != JobKind::Reconcile || run.changed > 0 || run.status == RunStatus::Failed {
             svc.runs
                 .record(&run)
                 .await
@@ -194,7 +210,17 @@ impl JobHandler for Dispatcher {
                 }
                 Err(_) => Ok(()),
             },
-            _ => Ok(()),
+            // About no one Source: `run_periodic` records their failed runs.
+            JobKind::Reconcile
+            | JobKind::Decay
+            | JobKind::PromoteStorylines
+            | JobKind::RefreshStorylines
+            | JobKind::PromoteMacros
+            | JobKind::RefreshMacros
+            | JobKind::ConsolidateDescriptions
+            | JobKind::CleanupNotes
+            | JobKind::ConsolidateEpisodic
+            | JobKind::InferCausalLinks => Ok(()),
         };
         if let Err(e) = recorded {
             warn!(job_id = %job.job_id, error = %e, "could not record the failure on the source");

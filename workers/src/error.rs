@@ -49,7 +49,13 @@ impl From<LlmError> for JobError {
 
 impl From<QueueError> for JobError {
     fn from(e: QueueError) -> Self {
-        Self::retry(format!("queue: {e:#}"))
+        match e {
+            // The same payload fails the same way on every attempt.
+            QueueError::Payload(_) => Self::permanent(format!("queue: {e}")),
+            QueueError::Unavailable(_) | QueueError::Other(_) => {
+                Self::retry(format!("queue: {e:#}"))
+            }
+        }
     }
 }
 

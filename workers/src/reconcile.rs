@@ -18,8 +18,8 @@
 use chrono::Duration;
 use cosmo_shared::domain::{ExtractionStatus, ProcessingStatus};
 use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::queue::NewJob;
 use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
+use cosmo_shared::queue::{JobStatus, NewJob};
 use cosmo_shared::services::Services;
 use serde::Serialize;
 use tracing::info;
@@ -132,7 +132,7 @@ async fn ensure_live(svc: &Services, job: NewJob, report: &mut ReconcileReport) 
             report.jobs_enqueued += 1;
             Ok(true)
         }
-        Some(existing) if existing.status == "Done" => {
+        Some(existing) if existing.status == JobStatus::Done => {
             svc.queue.retry_job(&existing.job_id).await?;
             report.jobs_revived += 1;
             Ok(true)

@@ -133,7 +133,7 @@ fn jobs_table(jobs: &[JobRecord]) -> String {
         .map(|j| {
             [
                 j.job_id.clone(),
-                j.kind.clone(),
+                j.kind.to_string(),
                 j.state().to_string(),
                 format!("{}/{}", j.attempts, j.max_attempts),
                 time(j.run_at),

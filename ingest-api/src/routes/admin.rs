@@ -10,10 +10,13 @@ use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use chrono::{DateTime, Duration, Utc};
+use cosmo_shared::domain::OrUnknown;
 use cosmo_shared::domain::input::FieldError;
 use cosmo_shared::job_runs::JobRun;
 use cosmo_shared::queue::payloads::Periodic;
-use cosmo_shared::queue::{JobCounts, JobFilter, JobKind, JobRecord, JobState, QueueError, Retry};
+use cosmo_shared::queue::{
+    JobCounts, JobFilter, JobKind, JobRecord, JobState, JobStatus, QueueError, Retry,
+};
 use cosmo_shared::usage::UsageSum;
 use serde::{Deserialize, Serialize};
 
@@ -165,7 +168,9 @@ pub struct RunBody {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RunAccepted {
     pub job_id: String,
-    pub kind: String,
+    // Documented as a plain string, as it always was.
+    #[schema(value_type = String)]
+    pub kind: JobKind,
     pub as_of: Option<DateTime<Utc>>,
 }
 
@@ -240,7 +245,7 @@ pub async fn run_job(
         StatusCode::ACCEPTED,
         Json(RunAccepted {
             job_id: enqueued.job_id().to_owned(),
-            kind: kind.to_string(),
+            kind,
             as_of,
         }),
     ))
@@ -253,6 +258,7 @@ pub(crate) fn queue_down(e: QueueError) -> ApiError {
             message: format!("the job queue is unreachable: {m}"),
             detail: None,
         },
+        QueueError::Payload(e) => anyhow::Error::from(e).context("job queue").into(),
         QueueError::Other(e) => e.context("job queue").into(),
     }
 }
@@ -269,11 +275,13 @@ pub(crate) fn queue_down(e: QueueError) -> ApiError {
     "request_id": "sync-2026-11-02"}))]
 pub struct JobView {
     pub job_id: String,
-    pub kind: String,
+    #[schema(value_type = String)]
+    pub kind: OrUnknown<JobKind>,
     /// `pending`, `running`, `done`, `failed` (will retry) or `dead` (failed for good).
     pub state: JobState,
     /// apalis' own status (`Pending`, `Queued`, `Running`, `Done`, `Failed`, `Killed`).
-    pub status: String,
+    #[schema(value_type = String)]
+    pub status: OrUnknown<JobStatus>,
     pub attempts: i64,
     pub max_attempts: i64,
     pub run_at: Option<DateTime<Utc>>,
@@ -504,10 +512,7 @@ pub struct PeriodicKind;
 
 impl PeriodicKind {
     pub fn kinds() -> impl Iterator<Item = JobKind> {
-        JobKind::ALL
-            .iter()
-            .copied()
-            .filter(|k| k.is_maintenance() || *k == JobKind::Reconcile)
+        JobKind::ALL.iter().copied().filter(|k| k.is_periodic())
     }
 }
 

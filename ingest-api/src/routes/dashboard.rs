@@ -324,7 +324,7 @@ fn jobs_table(html: &mut String, jobs: &[JobRecord], button: &str, next_run: boo
              <td><form method=\"post\" action=\"/admin/jobs/{id}/retry\"><button>{button}</button></form></td></tr>",
             id = escape(&j.job_id),
             key = escape(j.idempotency_key.as_deref().unwrap_or("")),
-            kind = escape(&j.kind),
+            kind = escape(j.kind.as_str()),
             attempts = j.attempts,
             max = j.max_attempts,
             done = time(j.done_at),

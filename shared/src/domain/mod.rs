@@ -8,6 +8,7 @@ pub mod lifecycle;
 pub mod links;
 pub mod memory;
 pub mod names;
+pub mod or_unknown;
 pub mod raw;
 pub mod retrieval;
 pub mod semantic;
@@ -20,6 +21,7 @@ pub use fact::*;
 pub use lifecycle::*;
 pub use links::{CausalCandidate, NewCausalLink, SourceLink, SourceLinkKind, thread_key};
 pub use memory::*;
+pub use or_unknown::OrUnknown;
 pub use retrieval::*;
 pub use semantic::*;
 pub use source::*;
@@ -34,8 +36,17 @@ pub struct ParseEnumError {
     pub expected: &'static str,
 }
 
-/// Gives a closed enum its wire names: `as_str`, `FromStr`, `Display` and `ALL`.
-/// Labels, relationship types and statuses only ever come from these names.
+/// A closed enum with wire names: every [`string_enum!`] type, so that code generic over
+/// such enums ([`OrUnknown`]) can name their values.
+pub trait StringEnum:
+    Copy + Eq + std::str::FromStr<Err = ParseEnumError> + std::fmt::Display + 'static
+{
+    fn as_str(self) -> &'static str;
+}
+
+/// Gives a closed enum its wire names: `as_str`, `FromStr`, `Display`, `ALL` and
+/// [`StringEnum`]. Labels, relationship types and statuses only ever come from these
+/// names.
 macro_rules! string_enum {
     ($ty:ident { $($variant:ident = $name:literal),+ $(,)? }) => {
         impl $ty {
@@ -63,6 +74,12 @@ macro_rules! string_enum {
         impl std::fmt::Display for $ty {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())
+            }
+        }
+
+        impl $crate::domain::StringEnum for $ty {
+            fn as_str(self) -> &'static str {
+                $ty::as_str(self)
             }
         }
     };

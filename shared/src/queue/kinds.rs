@@ -58,6 +58,24 @@ impl JobKind {
         self.as_str()
     }
 
+    /// Run by the scheduler or an operator rather than for one Source: the reconciler
+    /// and the maintenance jobs. Their payload is [`super::payloads::Periodic`].
+    pub fn is_periodic(self) -> bool {
+        match self {
+            Self::ProcessSource | Self::ExtractEntities => false,
+            Self::Reconcile
+            | Self::Decay
+            | Self::PromoteStorylines
+            | Self::RefreshStorylines
+            | Self::PromoteMacros
+            | Self::RefreshMacros
+            | Self::ConsolidateDescriptions
+            | Self::CleanupNotes
+            | Self::ConsolidateEpisodic
+            | Self::InferCausalLinks => true,
+        }
+    }
+
     /// Periodic maintenance: runs for an as-of time, records a run.
     pub fn is_maintenance(self) -> bool {
         !matches!(

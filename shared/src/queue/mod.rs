@@ -23,15 +23,24 @@ pub mod payloads;
 pub mod postgres;
 pub mod runtime;
 pub mod sqlite;
+pub mod status;
 pub mod wake;
 
 pub use kinds::{JobKind, JobSettings, JobsConfig};
+pub use payloads::Job;
+pub use status::{JobState, JobStatus};
+pub(crate) use status::{state_case, state_condition};
+
+use crate::domain::OrUnknown;
 
 /// A job to enqueue.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewJob {
     pub kind: JobKind,
-    pub payload: serde_json::Value,
+    /// The payload as JSON, or why it could not be made JSON: [`JobQueue::enqueue`]
+    /// returns that error and enqueues nothing. Kept rather than returned so that
+    /// building a job stays infallible (as `reqwest` keeps a body's error until `send`).
+    payload: Result<serde_json::Value, PayloadError>,
     /// Unique per kind, forever: a second job with the same key is not created.
     pub idempotency_key: Option<String>,
     /// Not before this time (now if unset).
@@ -41,14 +50,35 @@ pub struct NewJob {
 }
 
 impl NewJob {
-    pub fn new(kind: JobKind, payload: impl Serialize) -> Self {
+    /// A job of `J`'s kind carrying `payload`.
+    pub fn of<J: Job>(payload: &J) -> Self {
+        Self::with_payload(J::KIND, to_json(J::KIND, payload))
+    }
+
+    /// A job whose payload is JSON already, so there is nothing to serialise and nothing
+    /// to lose. It is not checked against `kind`: this is for payloads that are not a
+    /// kind's type on purpose (tests of malformed payloads); typed payloads go through
+    /// [`NewJob::of`].
+    pub fn new(kind: JobKind, payload: serde_json::Value) -> Self {
+        Self::with_payload(kind, Ok(payload))
+    }
+
+    pub(crate) fn with_payload(
+        kind: JobKind,
+        payload: Result<serde_json::Value, PayloadError>,
+    ) -> Self {
         Self {
             kind,
-            payload: serde_json::to_value(payload).unwrap_or_default(),
+            payload,
             idempotency_key: None,
             run_at: None,
             request_id: None,
         }
+    }
+
+    /// The payload as JSON, or why it could not be made JSON.
+    pub fn payload(&self) -> Result<&serde_json::Value, &PayloadError> {
+        self.payload.as_ref()
     }
 
     pub fn key(mut self, key: impl Into<String>) -> Self {
@@ -99,13 +129,39 @@ impl Enqueued {
     }
 }
 
+/// `payload` as JSON, for a job of `kind`.
+pub(crate) fn to_json(
+    kind: JobKind,
+    payload: &impl Serialize,
+) -> Result<serde_json::Value, PayloadError> {
+    serde_json::to_value(payload).map_err(|e| PayloadError::NotJson {
+        kind,
+        message: e.to_string(),
+    })
+}
+
+/// Why a [`NewJob`] has no payload to enqueue: a mistake in the code that built it, so
+/// retrying does not help.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PayloadError {
+    #[error("the payload of a {kind} job does not serialise to JSON: {message}")]
+    NotJson { kind: JobKind, message: String },
+    /// A payload shared by several kinds, given a kind that does not carry it.
+    #[error("{kind} jobs do not carry a {payload} payload")]
+    WrongKind {
+        kind: JobKind,
+        payload: &'static str,
+    },
+}
+
 /// A job as the queue holds it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JobRecord {
     pub job_id: String,
-    pub kind: String,
-    /// apalis' status: `Pending`, `Queued`, `Running`, `Done`, `Failed`, `Killed`.
-    pub status: String,
+    /// Unknown if another version of Cosmo enqueued it: no worker of this one runs it.
+    pub kind: OrUnknown<JobKind>,
+    /// apalis' status; unknown if an apalis other than 1.0 wrote it.
+    pub status: OrUnknown<JobStatus>,
     pub attempts: i64,
     pub max_attempts: i64,
     pub run_at: Option<DateTime<Utc>>,
@@ -119,10 +175,12 @@ pub struct JobRecord {
 impl JobRecord {
     /// Will a worker still run it (now or after its backoff)?
     pub fn is_live(&self) -> bool {
-        match self.status.as_str() {
-            "Pending" | "Queued" | "Running" => true,
-            "Failed" => self.attempts < self.max_attempts,
-            _ => false,
+        match self.status {
+            OrUnknown::Known(JobStatus::Pending | JobStatus::Queued | JobStatus::Running) => true,
+            OrUnknown::Known(JobStatus::Failed) => self.attempts < self.max_attempts,
+            OrUnknown::Known(JobStatus::Done | JobStatus::Killed) => false,
+            // apalis fetches only jobs in the statuses it writes: this one never runs.
+            OrUnknown::Unknown(_) => false,
         }
     }
 
@@ -135,107 +193,10 @@ impl JobRecord {
 /// Jobs per kind and status.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct QueueCount {
-    pub kind: String,
-    pub status: String,
+    pub kind: OrUnknown<JobKind>,
+    pub status: OrUnknown<JobStatus>,
     pub count: i64,
 }
-
-/// A job's state as an operator thinks of it, derived from apalis' `status` and the
-/// attempts (the mapping is in `docs/queue.md#job-states`):
-///
-/// | state | apalis |
-/// |---|---|
-/// | `pending` | `Pending` (due now, or scheduled for a later `run_at`) |
-/// | `running` | `Queued` or `Running` (locked by a worker) |
-/// | `done` | `Done` |
-/// | `failed` | `Failed` with attempts left: it runs again after its backoff |
-/// | `dead` | `Killed`, or `Failed` with no attempts left: failed for good |
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum JobState {
-    Pending,
-    Running,
-    Done,
-    Failed,
-    Dead,
-}
-
-crate::domain::string_enum!(JobState {
-    Pending = "pending",
-    Running = "running",
-    Done = "done",
-    Failed = "failed",
-    Dead = "dead",
-});
-
-impl JobState {
-    pub fn of(status: &str, attempts: i64, max_attempts: i64) -> Self {
-        match status {
-            "Queued" | "Running" => Self::Running,
-            "Done" => Self::Done,
-            "Killed" => Self::Dead,
-            "Failed" if attempts >= max_attempts => Self::Dead,
-            "Failed" => Self::Failed,
-            // `Pending`, and anything apalis 1.0 never writes.
-            _ => Self::Pending,
-        }
-    }
-
-    /// The same mapping as a SQL condition on a jobs row (both backends' tables).
-    pub(crate) fn sql_condition(self) -> &'static str {
-        match self {
-            Self::Pending => state_condition!(pending),
-            Self::Running => state_condition!(running),
-            Self::Done => state_condition!(done),
-            Self::Failed => state_condition!(failed),
-            Self::Dead => state_condition!(dead),
-        }
-    }
-}
-
-/// [`JobState::sql_condition`] as literals, for `concat!`.
-macro_rules! state_condition {
-    (pending) => {
-        "status NOT IN ('Queued', 'Running', 'Done', 'Failed', 'Killed')"
-    };
-    (running) => {
-        "status IN ('Queued', 'Running')"
-    };
-    (done) => {
-        "status = 'Done'"
-    };
-    (failed) => {
-        "(status = 'Failed' AND attempts < max_attempts)"
-    };
-    (dead) => {
-        "(status = 'Killed' OR (status = 'Failed' AND attempts >= max_attempts))"
-    };
-}
-pub(crate) use state_condition;
-
-/// The mapping of [`JobState::of`] as a SQL expression, for grouping.
-macro_rules! state_case {
-    () => {
-        "CASE WHEN status IN ('Queued', 'Running') THEN 'running'
-              WHEN status = 'Done' THEN 'done'
-              WHEN status = 'Killed' OR (status = 'Failed' AND attempts >= max_attempts) THEN 'dead'
-              WHEN status = 'Failed' THEN 'failed'
-              ELSE 'pending' END"
-    };
-}
-pub(crate) use state_case;
 
 /// What [`JobQueue::retry`] came to.
 #[derive(Debug, Clone, PartialEq)]
@@ -263,7 +224,7 @@ impl Retry {
 /// Jobs per kind and state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StateCount {
-    pub kind: String,
+    pub kind: OrUnknown<JobKind>,
     pub state: JobState,
     pub count: i64,
 }
@@ -304,6 +265,7 @@ impl StateTotals {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct JobCounts {
     /// Per job kind (only kinds with jobs).
+    // By the name the queue stores: a kind this version does not know is counted too.
     pub kinds: std::collections::BTreeMap<String, StateTotals>,
     /// Every kind together.
     pub total: StateTotals,
@@ -315,7 +277,7 @@ impl JobCounts {
         for c in counts {
             table
                 .kinds
-                .entry(c.kind.clone())
+                .entry(c.kind.to_string())
                 .or_default()
                 .add(c.state, c.count);
             table.total.add(c.state, c.count);
@@ -336,6 +298,9 @@ pub struct JobFilter {
 pub enum QueueError {
     #[error("job queue unavailable: {0}")]
     Unavailable(String),
+    /// Nothing was enqueued.
+    #[error(transparent)]
+    Payload(#[from] PayloadError),
     #[error(transparent)]
     Other(#[from] anyhow::Error),
 }

@@ -11,6 +11,7 @@ use super::{
     Enqueued, JobFilter, JobKind, JobQueue, JobRecord, JobState, JobsConfig, NewJob, QueueCount,
     QueueResult, StateCount, state_case, state_condition,
 };
+use crate::domain::OrUnknown;
 
 #[derive(Debug, Clone)]
 pub struct PostgresQueue {
@@ -133,8 +134,8 @@ impl JobQueue for PostgresQueue {
             .iter()
             .map(|r| {
                 Ok(QueueCount {
-                    kind: r.try_get("job_type")?,
-                    status: r.try_get("status")?,
+                    kind: OrUnknown::read(r.try_get("job_type")?),
+                    status: OrUnknown::read(r.try_get("status")?),
                     count: r.try_get("n")?,
                 })
             })
@@ -282,8 +283,8 @@ fn record(r: &PgRow) -> sqlx::Result<JobRecord> {
     let payload: Option<String> = r.try_get("payload")?;
     Ok(JobRecord {
         job_id: r.try_get("id")?,
-        kind: r.try_get("job_type")?,
-        status: r.try_get("status")?,
+        kind: OrUnknown::read(r.try_get("job_type")?),
+        status: OrUnknown::read(r.try_get("status")?),
         attempts: r.try_get("attempts")?,
         max_attempts: r.try_get("max_attempts")?,
         run_at: r.try_get::<Option<DateTime<Utc>>, _>("run_at")?,
@@ -298,7 +299,7 @@ fn record(r: &PgRow) -> sqlx::Result<JobRecord> {
 fn state_count(r: &PgRow) -> QueueResult<StateCount> {
     let state: String = r.try_get("state")?;
     Ok(StateCount {
-        kind: r.try_get("job_type")?,
+        kind: OrUnknown::read(r.try_get("job_type")?),
         state: state.parse().map_err(anyhow::Error::from)?,
         count: r.try_get("n")?,
     })

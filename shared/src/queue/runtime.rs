@@ -76,7 +76,7 @@ pub(crate) fn build_task(
 ) -> Result<(String, Task<Vec<u8>>), QueueError> {
     let envelope = JobEnvelope {
         kind: job.kind,
-        payload: job.payload.clone(),
+        payload: job.payload.clone()?,
         request_id: job.request_id.clone(),
         traceparent: crate::telemetry::current_traceparent(),
     };

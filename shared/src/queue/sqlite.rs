@@ -10,6 +10,7 @@ use super::{
     Enqueued, JobFilter, JobKind, JobQueue, JobRecord, JobState, JobsConfig, NewJob, QueueCount,
     QueueResult, StateCount, state_case, state_condition,
 };
+use crate::domain::OrUnknown;
 
 #[derive(Debug, Clone)]
 pub struct SqliteQueue {
@@ -123,8 +124,8 @@ impl JobQueue for SqliteQueue {
             .iter()
             .map(|r| {
                 Ok(QueueCount {
-                    kind: r.try_get("job_type")?,
-                    status: r.try_get("status")?,
+                    kind: OrUnknown::read(r.try_get("job_type")?),
+                    status: OrUnknown::read(r.try_get("status")?),
                     count: r.try_get("n")?,
                 })
             })
@@ -279,8 +280,8 @@ fn record(r: &SqliteRow) -> sqlx::Result<JobRecord> {
     let payload: Option<String> = r.try_get("payload")?;
     Ok(JobRecord {
         job_id: r.try_get("id")?,
-        kind: r.try_get("job_type")?,
-        status: r.try_get("status")?,
+        kind: OrUnknown::read(r.try_get("job_type")?),
+        status: OrUnknown::read(r.try_get("status")?),
         attempts: r.try_get("attempts")?,
         max_attempts: r.try_get("max_attempts")?,
         run_at: epoch(r, "run_at")?,
@@ -295,7 +296,7 @@ fn record(r: &SqliteRow) -> sqlx::Result<JobRecord> {
 fn state_count(r: &SqliteRow) -> QueueResult<StateCount> {
     let state: String = r.try_get("state")?;
     Ok(StateCount {
-        kind: r.try_get("job_type")?,
+        kind: OrUnknown::read(r.try_get("job_type")?),
         state: state.parse().map_err(anyhow::Error::from)?,
         count: r.try_get("n")?,
     })

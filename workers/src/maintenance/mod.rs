@@ -32,9 +32,9 @@ pub async fn run(svc: &Services, kind: JobKind, as_of: DateTime<Utc>) -> JobResu
         JobKind::CleanupNotes => consolidate::cleanup_notes(svc, as_of).await,
         JobKind::ConsolidateEpisodic => episodic::run(svc, as_of).await,
         JobKind::InferCausalLinks => causal::run(svc, as_of).await,
-        other => Err(crate::error::JobError::permanent(format!(
-            "{other} is not a maintenance job"
-        ))),
+        JobKind::ProcessSource | JobKind::ExtractEntities | JobKind::Reconcile => Err(
+            crate::error::JobError::permanent(format!("{kind} is not a maintenance job")),
+        ),
     }
 }
 
