@@ -14,6 +14,7 @@
 //! * [`llm`] — language-model and embedding traits, and the offline provider.
 //! * [`config`], [`clock`], [`ids`] — configuration, time, identifiers.
 //! * [`telemetry`], [`metrics`] — logs and trace export; Prometheus metrics.
+//! * [`http`] — every outgoing HTTP client, with TLS's crypto provider (ring) installed.
 //! * [`exit`] — how the binaries' `main`s report an error (its message, no backtrace).
 
 pub mod cleanup;
@@ -25,6 +26,7 @@ pub mod domain;
 pub mod erasure;
 pub mod exit;
 pub mod graph;
+pub mod http;
 pub mod ids;
 pub mod job_runs;
 pub mod lifecycle;

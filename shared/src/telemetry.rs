@@ -119,7 +119,7 @@ pub fn init(config: &Config, service: &str) -> anyhow::Result<Telemetry> {
 }
 
 fn tracer_provider(url: &str, service: &str) -> anyhow::Result<SdkTracerProvider> {
-    let client = reqwest::Client::builder()
+    let client = crate::http::client_builder()
         .timeout(std::time::Duration::from_secs(10))
         .build()?;
     let exporter = opentelemetry_otlp::SpanExporter::builder()

@@ -228,7 +228,7 @@ pub async fn start_api_with(
     env.push(("COSMO_AUTH__BOOTSTRAP_KEY".into(), KEY.into()));
     let mut api = Child::start("ingest-api", &[], stores.dir.path(), &env)?;
     let base = format!("http://{bind}");
-    let client = reqwest::Client::new();
+    let client = cosmo_shared::http::client();
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         api.check_running()?;

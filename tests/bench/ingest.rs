@@ -33,7 +33,7 @@ pub async fn run(seconds: u64, concurrency: usize, queue: Queue) -> anyhow::Resu
     let window = Duration::from_secs(seconds);
     let stores = Stores::new(queue).await?;
     let (mut api, base) = harness::start_api(&stores).await?;
-    let client = reqwest::Client::builder()
+    let client = cosmo_shared::http::client_builder()
         .pool_max_idle_per_host(concurrency)
         .build()?;
     let url = format!("{base}/api/sources");

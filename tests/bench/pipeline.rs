@@ -88,7 +88,7 @@ pub async fn drain(n: usize, k: usize, env: &[(String, String)]) -> anyhow::Resu
     let mut settings = stores.env();
     settings.extend_from_slice(env);
     let (mut api, base) = harness::start_api_with(&stores, &settings).await?;
-    let client = reqwest::Client::new();
+    let client = cosmo_shared::http::client();
 
     let first_post = Instant::now();
     let mut posts = tokio::task::JoinSet::new();

@@ -28,7 +28,7 @@ impl Api {
         Self {
             base: base.into(),
             key: key.map(str::to_owned),
-            client: reqwest::Client::new(),
+            client: cosmo_shared::http::client(),
         }
     }
 

@@ -45,6 +45,8 @@ pub async fn http(base: &str, key: Option<&str>) -> Result<Client, String> {
     if let Some(key) = key {
         config = config.auth_header(key);
     }
+    // rmcp builds its own reqwest client, which needs the TLS provider installed.
+    cosmo_shared::http::install_tls();
     ().serve(StreamableHttpClientTransport::from_config(config))
         .await
         .map_err(|e| e.to_string())

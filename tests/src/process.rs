@@ -162,7 +162,7 @@ pub async fn wait_healthy(api: &crate::http::Api) {
         "the API to answer /healthz",
         Duration::from_secs(60),
         || async {
-            let client = reqwest::Client::new();
+            let client = cosmo_shared::http::client();
             let ok = client
                 .get(format!("{}/healthz", api.base))
                 .send()

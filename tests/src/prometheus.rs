@@ -111,7 +111,9 @@ fn sample(line: &str) -> Option<Sample> {
 
 /// Fetches and parses `url` (a `/metrics` endpoint), asserting 200 and the text format.
 pub async fn scrape(url: &str) -> Scrape {
-    let resp = reqwest::get(url)
+    let resp = cosmo_shared::http::client()
+        .get(url)
+        .send()
         .await
         .unwrap_or_else(|e| panic!("{url}: {e}"));
     assert_eq!(resp.status(), reqwest::StatusCode::OK, "{url}");

@@ -222,7 +222,7 @@ async fn the_dashboard_shows_counts_and_errors_and_retries_for_admins_only() {
     let error = r#"<script>alert('x')</script> & the model said no"#;
     let mut dead_ids = dead_jobs(&s.svc, &[error, "the second failure"]).await;
     let (dead, other) = (dead_ids.remove(0), dead_ids.remove(0));
-    let browser = reqwest::Client::builder()
+    let browser = cosmo_shared::http::client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();

@@ -371,7 +371,7 @@ async fn documented_examples_are_accepted_and_required_fields_are_required() {
 async fn swagger_ui_is_served_whole_by_the_api() {
     let dir = tempfile::tempdir().unwrap();
     let (_svc, _api, base) = serve(dir.path()).await;
-    let client = reqwest::Client::new();
+    let client = cosmo_shared::http::client();
     let get = |path: String| {
         let client = client.clone();
         let url = format!("{base}{path}");

@@ -34,7 +34,7 @@ async fn post_through_a_held_lock(settings: impl FnOnce(&mut Config)) {
         "raw_content": { "content": "Lunch with Sarah Chen from Acme Corp." },
     });
     let post = || {
-        reqwest::Client::new()
+        cosmo_shared::http::client()
             .post(format!("{base}/api/sources"))
             .bearer_auth(&key)
             .json(&note)

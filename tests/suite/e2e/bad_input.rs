@@ -514,7 +514,7 @@ async fn one_key_cannot_hold_every_slot() {
     let held = half_sent_body(&api).await;
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
 
-    let answer = reqwest::Client::new()
+    let answer = cosmo_shared::http::client()
         .get(format!("{}/api/users/alice", api.base))
         .bearer_auth(KEY)
         .send()

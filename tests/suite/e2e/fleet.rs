@@ -324,7 +324,7 @@ async fn a_database_outage_is_a_503_to_retry_later() {
     pg.allow_connections(false).await;
     // Reads of the healthy graph go on, their key and user verified before the outage.
     assert_eq!(reads().await, ok, "reads through a directory outage");
-    let client = reqwest::Client::new();
+    let client = cosmo_shared::http::client();
     let post = |text: &str| {
         let mut body = note.clone();
         body["raw_content"]["content"] = serde_json::json!(text);

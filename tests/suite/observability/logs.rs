@@ -41,7 +41,7 @@ fn job_lines(server: &Proc, key: &str) -> Vec<Value> {
 /// Posts a Source (with `request_id` as `x-request-id` if given); returns its key and
 /// the request id the API answered with.
 async fn post(base: &str, user: &str, request_id: Option<&str>) -> (String, String) {
-    let mut req = reqwest::Client::new()
+    let mut req = cosmo_shared::http::client()
         .post(format!("{base}/api/sources"))
         .bearer_auth(KEY)
         .json(&fixtures::text_note(user));

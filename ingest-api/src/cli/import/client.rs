@@ -46,7 +46,7 @@ pub enum Progress {
 
 impl Client {
     pub fn new(base: &str, key: Option<String>) -> anyhow::Result<Self> {
-        let http = reqwest::Client::builder()
+        let http = cosmo_shared::http::client_builder()
             .timeout(Duration::from_secs(120))
             .build()?;
         Ok(Self {

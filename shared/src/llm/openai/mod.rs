@@ -54,15 +54,16 @@ impl std::fmt::Debug for OpenAiProvider {
 
 impl OpenAiProvider {
     pub fn new(cfg: &OpenAiConfig, dimensions: usize) -> anyhow::Result<Self> {
-        let http = reqwest::Client::builder().build()?;
+        let http = crate::http::client_builder().build()?;
         let service = tower::ServiceBuilder::new()
             .timeout(Duration::from_secs(cfg.timeout_secs))
             .layer(OpenAIRetryLayer::new(cfg.transport_retries as usize))
-            .service(ReqwestService::new(http));
+            .service(ReqwestService::new(http.clone()));
         let config = OpenAIConfig::new()
             .with_api_base(cfg.base_url.trim_end_matches('/'))
             .with_api_key(&cfg.api_key);
-        let client = Client::with_config(config).with_http_service(service);
+        // `build`, not `with_config`: that one makes a reqwest client of its own.
+        let client = Client::build(http, config).with_http_service(service);
         Ok(Self {
             client,
             cfg: cfg.clone(),
