@@ -5,7 +5,7 @@
 //!
 //! * [`domain`] — the vocabulary: Sources, semantic nodes, notes, extraction writes, and
 //!   the checked input values the API turns request bodies into.
-//! * [`graph`] — the [`graph::GraphStore`] trait and its backends.
+//! * [`graph`] — what a graph store does ([`graph::ports`], one trait per concern) and its two adapters.
 //! * [`queue`] — the job queue interface over apalis (SQLite and Postgres), job kinds and
 //!   their retry policies, and the worker runtime.
 //! * [`directory`] — tenants, API keys and users (the project's own SQL tables).

@@ -1,6 +1,6 @@
 //! A user's memory in numbers (`GET /api/users/{user_id}/stats`, the MCP tool
 //! `memory_stats`): what the graph store counts of the user
-//! ([`crate::graph::ReadStore::memory_stats`]) and when each maintenance job last ran,
+//! ([`crate::graph::StatsStore::memory_stats`]) and when each maintenance job last ran,
 //! from the run ledger ([`crate::job_runs`]).
 //!
 //! Maintenance runs are not per user (one `decay` run decays every user's memories), so

@@ -13,7 +13,7 @@ use cosmo_shared::config::{Config, GraphBackend, Provider};
 use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::domain::input::read::ExploreInput;
 use cosmo_shared::domain::{Passage, ProcessedContent, SearchScope, Target};
-use cosmo_shared::graph::ReadStore;
+use cosmo_shared::graph::SearchStore;
 use cosmo_shared::graph::neo4j::Neo4jGraph;
 use cosmo_shared::graph::sqlite::SqliteGraph;
 use cosmo_shared::retrieval;
@@ -236,7 +236,7 @@ pub async fn run(
     let scope = SearchScope::user(user(0));
     let probe = svc.models.embedder.embed(&asks[..1]).await?.value.remove(0);
     let mut neo4j = None;
-    let (measured, exact, builds): (Arc<dyn ReadStore>, Arc<dyn ReadStore>, _) = match store {
+    let (measured, exact, builds): (Arc<dyn SearchStore>, Arc<dyn SearchStore>, _) = match store {
         Store::Sqlite => (
             svc.graph.clone(),
             Arc::new(SqliteGraph::open(&db).await?.with_vector_budget(0)),

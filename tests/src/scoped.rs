@@ -1,36 +1,18 @@
 //! A graph store seen through one test's key space. Tests sharing a server (Neo4j) each
-//! use user ids with their own suffix. The only trait methods scoped by neither a key nor
-//! a user are the reconciler's global scans (`stuck_sources`, `stuck_extractions`,
-//! `stale_index`) and the causal job's (`causal_candidates`); their results are filtered
-//! to the suffix here, so every case sees
-//! what it would on a store of its own. Everything else is forwarded unchanged.
+//! use user ids with their own suffix. The operations scoped by neither a key nor a user
+//! are the global scans — the reconciler's (`stuck_sources`, `stuck_extractions`,
+//! `stale_index`), the maintenance jobs' (promotion candidates, dirty Storylines, Macros,
+//! nodes and relationships, faded Sources, clusters) and the causal job's
+//! (`causal_candidates`): their results are filtered to the suffix here (the store asked
+//! for everything, then `limit` of ours kept), so every case sees what it would on a
+//! store of its own. Everything else is forwarded unchanged, port by port.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use cosmo_shared::domain::{CausalCandidate, NewCausalLink, SourceLink};
-use cosmo_shared::domain::{
-    Erasure, Fact, FactExplanation, FactFilter, FactWrite, Hit, Neighbour, NewFact, NoteHit,
-    SearchScope, SourceMeta, SourcePassage, Target, Weakness,
-};
-use cosmo_shared::domain::{
-    ExtractionOutcome, ExtractionRecord, ExtractionWrite, Macro, Mention, NewMacro, NewSource,
-    NewStoryline, NodeIdentity, Passage, ProcessedContent, Relationship, SemanticNode, Source,
-    SourceRef, SourceWrite, Storyline,
-};
-use cosmo_shared::domain::{
-    LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, MemoryStats, SourceBrief,
-};
-use cosmo_shared::graph::maintenance::{
-    ClusterRules, EpisodicConsolidation, MacroCandidateAnchor, SourceCluster,
-    StorylineCandidateAnchor, StorylineRules, decay_page_by_parts,
-};
-use cosmo_shared::graph::{
-    DecayPage, ErasureStore, FactStore, GraphResult, GraphStore, LifecycleUpdate, LinkStore,
-    ReadStore, StorylineCandidate,
-};
-use cosmo_shared::lifecycle::LifecycleParams;
+use cosmo_shared::domain::*;
+use cosmo_shared::graph::*;
 
 /// Enough to see every stuck item on a test server.
 const EVERYTHING: usize = 100_000;
@@ -56,7 +38,7 @@ impl ScopedGraph {
 }
 
 #[async_trait]
-impl GraphStore for ScopedGraph {
+impl StoreAdmin for ScopedGraph {
     fn backend(&self) -> &'static str {
         self.inner.backend()
     }
@@ -68,7 +50,10 @@ impl GraphStore for ScopedGraph {
     async fn ping(&self) -> GraphResult<()> {
         self.inner.ping().await
     }
+}
 
+#[async_trait]
+impl SourceStore for ScopedGraph {
     async fn create_source(&self, source: &NewSource) -> GraphResult<SourceWrite> {
         self.inner.create_source(source).await
     }
@@ -140,20 +125,10 @@ impl GraphStore for ScopedGraph {
         let all = self.inner.stale_index(embedded_with, EVERYTHING).await?;
         Ok(self.own(all, |s| &s.user_id, limit))
     }
+}
 
-    async fn upsert_owner(
-        &self,
-        user_id: &str,
-        full_name: &str,
-        at: DateTime<Utc>,
-    ) -> GraphResult<SemanticNode> {
-        self.inner.upsert_owner(user_id, full_name, at).await
-    }
-
-    async fn owner(&self, user_id: &str) -> GraphResult<Option<SemanticNode>> {
-        self.inner.owner(user_id).await
-    }
-
+#[async_trait]
+impl ExtractionRecordStore for ScopedGraph {
     async fn request_extraction(
         &self,
         source_key: &str,
@@ -207,44 +182,28 @@ impl GraphStore for ScopedGraph {
         let all = self.inner.stuck_extractions(before, EVERYTHING).await?;
         Ok(self.own(all, |e| &e.user_id, limit))
     }
+}
 
-    async fn storyline_candidates(
-        &self,
-        user_id: &str,
-        anchors: &[NodeIdentity],
-        since: DateTime<Utc>,
-    ) -> GraphResult<Vec<StorylineCandidate>> {
-        self.inner
-            .storyline_candidates(user_id, anchors, since)
-            .await
-    }
-
+#[async_trait]
+impl ExtractionStore for ScopedGraph {
     async fn write_extraction(&self, write: &ExtractionWrite) -> GraphResult<ExtractionOutcome> {
         self.inner.write_extraction(write).await
     }
+}
 
-    async fn create_storyline(&self, storyline: &NewStoryline) -> GraphResult<Storyline> {
-        self.inner.create_storyline(storyline).await
+#[async_trait]
+impl SemanticStore for ScopedGraph {
+    async fn upsert_owner(
+        &self,
+        user_id: &str,
+        full_name: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<SemanticNode> {
+        self.inner.upsert_owner(user_id, full_name, at).await
     }
 
-    async fn storyline(&self, storyline_id: &str) -> GraphResult<Option<Storyline>> {
-        self.inner.storyline(storyline_id).await
-    }
-
-    async fn storyline_sources(&self, storyline_id: &str) -> GraphResult<Vec<String>> {
-        self.inner.storyline_sources(storyline_id).await
-    }
-
-    async fn storylines_for_user(&self, user_id: &str) -> GraphResult<Vec<Storyline>> {
-        self.inner.storylines_for_user(user_id).await
-    }
-
-    async fn create_macro(&self, new: &NewMacro) -> GraphResult<Macro> {
-        self.inner.create_macro(new).await
-    }
-
-    async fn macro_by_id(&self, macro_id: &str) -> GraphResult<Option<Macro>> {
-        self.inner.macro_by_id(macro_id).await
+    async fn owner(&self, user_id: &str) -> GraphResult<Option<SemanticNode>> {
+        self.inner.owner(user_id).await
     }
 
     async fn node(&self, entity_key: &str) -> GraphResult<Option<SemanticNode>> {
@@ -276,10 +235,46 @@ impl GraphStore for ScopedGraph {
     }
 }
 
-/// The maintenance scans are global too: results are filtered to this key space (asking
-/// the store for everything, then keeping `limit` of ours).
 #[async_trait]
-impl cosmo_shared::graph::MaintenanceStore for ScopedGraph {
+impl StorylineStore for ScopedGraph {
+    async fn storyline_candidates(
+        &self,
+        user_id: &str,
+        anchors: &[NodeIdentity],
+        since: DateTime<Utc>,
+    ) -> GraphResult<Vec<StorylineCandidate>> {
+        self.inner
+            .storyline_candidates(user_id, anchors, since)
+            .await
+    }
+
+    async fn create_storyline(&self, storyline: &NewStoryline) -> GraphResult<Storyline> {
+        self.inner.create_storyline(storyline).await
+    }
+
+    async fn storyline(&self, storyline_id: &str) -> GraphResult<Option<Storyline>> {
+        self.inner.storyline(storyline_id).await
+    }
+
+    async fn storyline_sources(&self, storyline_id: &str) -> GraphResult<Vec<String>> {
+        self.inner.storyline_sources(storyline_id).await
+    }
+
+    async fn storylines_for_user(&self, user_id: &str) -> GraphResult<Vec<Storyline>> {
+        self.inner.storylines_for_user(user_id).await
+    }
+
+    async fn create_macro(&self, new: &NewMacro) -> GraphResult<Macro> {
+        self.inner.create_macro(new).await
+    }
+
+    async fn macro_by_id(&self, macro_id: &str) -> GraphResult<Option<Macro>> {
+        self.inner.macro_by_id(macro_id).await
+    }
+}
+
+#[async_trait]
+impl LifecycleStore for ScopedGraph {
     async fn lifecycle_page(
         &self,
         kind: MemoryKind,
@@ -311,17 +306,6 @@ impl cosmo_shared::graph::MaintenanceStore for ScopedGraph {
 
     /// The shared store's decay would decay every test's memories: this key space's
     /// alone are decayed, by the generic parts (its pages hold only its own memories).
-    async fn decay_page(
-        &self,
-        kind: MemoryKind,
-        after: Option<&str>,
-        limit: usize,
-        as_of: DateTime<Utc>,
-        params: &LifecycleParams,
-    ) -> GraphResult<DecayPage> {
-        decay_page_by_parts(self, kind, after, limit, as_of, params).await
-    }
-
     async fn apply_lifecycle(&self, changes: &[LifecycleChange]) -> GraphResult<()> {
         self.inner.apply_lifecycle(changes).await
     }
@@ -330,6 +314,22 @@ impl cosmo_shared::graph::MaintenanceStore for ScopedGraph {
         self.inner.lifecycle_events(memory_key).await
     }
 
+    async fn memory(&self, kind: MemoryKind, key: &str) -> GraphResult<Option<MemoryLifecycle>> {
+        self.inner.memory(kind, key).await
+    }
+
+    async fn update_lifecycles(
+        &self,
+        kind: MemoryKind,
+        keys: &[String],
+        update: &LifecycleUpdate<'_>,
+    ) -> GraphResult<Vec<LifecycleChange>> {
+        self.inner.update_lifecycles(kind, keys, update).await
+    }
+}
+
+#[async_trait]
+impl HierarchyStore for ScopedGraph {
     async fn storyline_promotion_candidates(
         &self,
         rules: &StorylineRules,
@@ -402,7 +402,10 @@ impl cosmo_shared::graph::MaintenanceStore for ScopedGraph {
     ) -> GraphResult<()> {
         self.inner.refresh_macro(id, d, e, at).await
     }
+}
 
+#[async_trait]
+impl ConsolidationStore for ScopedGraph {
     async fn dirty_nodes(&self, limit: usize) -> GraphResult<Vec<SemanticNode>> {
         let all = self.inner.dirty_nodes(EVERYTHING).await?;
         Ok(self.own(all, |n| &n.user_id, limit))
@@ -437,7 +440,10 @@ impl cosmo_shared::graph::MaintenanceStore for ScopedGraph {
     async fn delete_expired_notes(&self, now: DateTime<Utc>, limit: usize) -> GraphResult<usize> {
         self.inner.delete_expired_notes(now, limit).await
     }
+}
 
+#[async_trait]
+impl EpisodicStore for ScopedGraph {
     async fn faded_sources(
         &self,
         older_than: DateTime<Utc>,
@@ -469,9 +475,8 @@ impl cosmo_shared::graph::MaintenanceStore for ScopedGraph {
     }
 }
 
-/// The read side is scoped by user or key already: forwarded unchanged.
 #[async_trait]
-impl ReadStore for ScopedGraph {
+impl SearchStore for ScopedGraph {
     async fn vector_search(
         &self,
         scope: &SearchScope,
@@ -503,7 +508,10 @@ impl ReadStore for ScopedGraph {
     ) -> GraphResult<Vec<Neighbour>> {
         self.inner.neighbours(scope, target, seeds, limit).await
     }
+}
 
+#[async_trait]
+impl NoteSearchStore for ScopedGraph {
     async fn search_notes(
         &self,
         scope: &SearchScope,
@@ -513,7 +521,10 @@ impl ReadStore for ScopedGraph {
     ) -> GraphResult<Vec<NoteHit>> {
         self.inner.search_notes(scope, terms, at, limit).await
     }
+}
 
+#[async_trait]
+impl ViewStore for ScopedGraph {
     async fn passages(&self, source_keys: &[String]) -> GraphResult<Vec<SourcePassage>> {
         self.inner.passages(source_keys).await
     }
@@ -538,22 +549,12 @@ impl ReadStore for ScopedGraph {
     async fn storylines_about(&self, anchor_key: &str) -> GraphResult<Vec<Storyline>> {
         self.inner.storylines_about(anchor_key).await
     }
+}
 
+#[async_trait]
+impl StatsStore for ScopedGraph {
     async fn memory_stats(&self, user_id: &str) -> GraphResult<MemoryStats> {
         self.inner.memory_stats(user_id).await
-    }
-
-    async fn memory(&self, kind: MemoryKind, key: &str) -> GraphResult<Option<MemoryLifecycle>> {
-        self.inner.memory(kind, key).await
-    }
-
-    async fn update_lifecycles(
-        &self,
-        kind: MemoryKind,
-        keys: &[String],
-        update: &LifecycleUpdate<'_>,
-    ) -> GraphResult<Vec<LifecycleChange>> {
-        self.inner.update_lifecycles(kind, keys, update).await
     }
 }
 
@@ -570,7 +571,10 @@ impl FactStore for ScopedGraph {
     async fn confirm_fact(&self, fact_id: &str, at: DateTime<Utc>) -> GraphResult<Fact> {
         self.inner.confirm_fact(fact_id, at).await
     }
+}
 
+#[async_trait]
+impl FactReadStore for ScopedGraph {
     async fn fact(&self, fact_id: &str) -> GraphResult<Option<Fact>> {
         self.inner.fact(fact_id).await
     }
@@ -654,3 +658,5 @@ impl LinkStore for ScopedGraph {
         self.inner.source_links(keys).await
     }
 }
+
+impl DecayStore for ScopedGraph {}

@@ -189,9 +189,9 @@ impl MaintenanceConfig {
             "maintenance.episodic_anchor_min_sources must be at least 1"
         );
         anyhow::ensure!(
-            (1..=crate::graph::links::MAX_CAUSAL_WINDOW).contains(&self.causal_window),
+            (1..=crate::graph::MAX_CAUSAL_WINDOW).contains(&self.causal_window),
             "maintenance.causal_window must be from 1 to {}",
-            crate::graph::links::MAX_CAUSAL_WINDOW
+            crate::graph::MAX_CAUSAL_WINDOW
         );
         anyhow::ensure!(
             self.causal_batch_size >= 1 && self.causal_limit >= 1,

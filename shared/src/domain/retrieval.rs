@@ -76,7 +76,7 @@ pub struct Neighbour {
 }
 
 /// A note on one of the user's nodes or relationships that matched a note search
-/// ([`crate::graph::ReadStore::search_notes`]): an extraction's note (with the Source
+/// ([`crate::graph::NoteSearchStore::search_notes`]): an extraction's note (with the Source
 /// it was taken from) or a consolidation insight (with the Sources it was derived from).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NoteHit {

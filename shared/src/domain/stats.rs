@@ -1,5 +1,5 @@
 //! A user's memory in numbers, as a graph store counts it in one pass over the user's
-//! data ([`crate::graph::ReadStore::memory_stats`]). Every kind, state and status is
+//! data ([`crate::graph::StatsStore::memory_stats`]). Every kind, state and status is
 //! always present, zero when there is none, so clients read a stable shape.
 //!
 //! What is counted is the user's own: the Sources they own (not team Sources they take

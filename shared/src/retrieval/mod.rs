@@ -4,7 +4,7 @@
 //! A query runs three signals per kind of memory — vector similarity (for a Source, the
 //! best of its summary and its content passages), full-text match, graph neighbours of
 //! the query's best-matching nodes — each a ranked candidate list from the store
-//! ([`crate::graph::ReadStore`]; `search.rs`, which also narrows a query's scope to the
+//! ([`crate::graph::SearchStore`]; `search.rs`, which also narrows a query's scope to the
 //! period it names). [`rank`] fuses them by their normalised scores into a
 //! relevance and lets importance (salience) order near-equals ([`rank_target`]); every
 //! result carries why it was returned, and a returned Source the passage that best

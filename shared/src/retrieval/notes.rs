@@ -2,7 +2,7 @@
 //! that match the queries — what an extraction noted ("Sarah Chen wants the hiring plan
 //! done by March.") and the insights episodic consolidation wrote — ranked for context
 //! (and explore). Notes are found by their words through the store's note search
-//! ([`crate::graph::ReadStore::search_notes`]), so they are there from the extraction
+//! ([`crate::graph::NoteSearchStore::search_notes`]), so they are there from the extraction
 //! on, before `consolidate-descriptions` has written any description, and an insight
 //! keeps the knowledge of the Sources it replaced reachable after they are archived.
 //!

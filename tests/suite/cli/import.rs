@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use cosmo_api::cli::import::items::jsonl_key;
-use cosmo_shared::graph::GraphStore;
+use cosmo_shared::graph::ports::*;
 use cosmo_shared::graph::sqlite::SqliteGraph;
 use cosmo_tests::http::Api;
 use cosmo_tests::{process, wait_for};

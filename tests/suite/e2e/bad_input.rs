@@ -1,7 +1,7 @@
 //! Every way a request can be wrong gets its own status and a JSON error naming what is
 //! wrong, and writes nothing.
 
-use cosmo_shared::graph::GraphStore;
+use cosmo_shared::graph::ports::*;
 use cosmo_shared::graph::sqlite::SqliteGraph;
 use cosmo_tests::fixtures;
 use cosmo_tests::process;

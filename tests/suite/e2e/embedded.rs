@@ -4,8 +4,9 @@
 use std::path::Path;
 
 use cosmo_shared::domain::ExtractionStatus;
+use cosmo_shared::graph::GraphSnapshot;
+use cosmo_shared::graph::ports::*;
 use cosmo_shared::graph::sqlite::SqliteGraph;
-use cosmo_shared::graph::{GraphSnapshot, GraphStore};
 use cosmo_tests::http::Api;
 use cosmo_tests::process::{self, Proc};
 use cosmo_tests::{fixtures, wait_for};

@@ -4,7 +4,7 @@
 
 use cosmo_shared::domain::{Passage, ProcessedContent, SearchScope, Target};
 use cosmo_shared::graph::neo4j::Neo4jGraph;
-use cosmo_shared::graph::{GraphStore, ReadStore};
+use cosmo_shared::graph::ports::*;
 use cosmo_tests::neo4j::{KeySpace, config_from_env, migrate_once, new_suffix};
 
 use super::read_support::DIMS;

@@ -1,8 +1,8 @@
 //! What only the SQLite store can show: erased text is in no column of any table (FTS5
 //! shadow tables included), no full-text term, and no byte of the database file.
 
+use cosmo_shared::graph::ports::*;
 use cosmo_shared::graph::sqlite::SqliteGraph;
-use cosmo_shared::graph::{ErasureStore, GraphStore};
 use cosmo_tests::traces;
 
 use super::cases::{MARKER, world};
@@ -84,7 +84,6 @@ async fn erased_text_is_in_no_table_index_or_page() {
 async fn set_based_decay_equals_the_pure_function() {
     use chrono::Duration;
     use cosmo_shared::domain::{Lifecycle, LifecycleChange, MemoryKind, MemoryState, TtlPolicy};
-    use cosmo_shared::graph::MaintenanceStore;
     use cosmo_shared::lifecycle::{self, LifecycleParams};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
@@ -232,7 +231,7 @@ async fn set_based_decay_equals_the_pure_function() {
         }
         let now = all().await.unwrap();
         let (mut want_changed, mut want_archived) = (0, 0);
-        let stored_at = cosmo_shared::graph::maintenance::to_stored_precision(at);
+        let stored_at = cosmo_shared::graph::to_stored_precision(at);
         for (old, new) in before.iter().zip(&now) {
             let want = lifecycle::decay_change(old, stored_at, &params);
             assert_eq!(

@@ -8,8 +8,8 @@ use std::path::Path;
 use cosmo_shared::domain::{
     Hit, MemoryKind, MemoryState, NewSource, Passage, ProcessedContent, SearchScope, Target,
 };
+use cosmo_shared::graph::ports::*;
 use cosmo_shared::graph::sqlite::SqliteGraph;
-use cosmo_shared::graph::{ErasureStore, FactStore, GraphStore, ReadStore};
 
 use super::support::*;
 

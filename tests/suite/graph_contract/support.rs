@@ -9,8 +9,8 @@ use cosmo_shared::domain::{
     NodeUpsert, NoteLifetime, NoteTarget, NoteWrite, ProcessedContent, RelationshipUpsert,
     SourceBrief,
 };
-use cosmo_shared::graph::GraphStore;
 use cosmo_shared::graph::neo4j::Neo4jGraph;
+use cosmo_shared::graph::ports::*;
 use cosmo_shared::graph::sqlite::SqliteGraph;
 use cosmo_tests::neo4j::KeySpace;
 use cosmo_tests::scoped::ScopedGraph;

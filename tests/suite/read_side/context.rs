@@ -4,8 +4,8 @@
 
 use cosmo_shared::domain::input::read::{ContextFormat, ContextInput};
 use cosmo_shared::domain::{MemoryState, NoteLifetime};
+use cosmo_shared::graph::EpisodicConsolidation;
 use cosmo_shared::graph::GraphSnapshot;
-use cosmo_shared::graph::maintenance::EpisodicConsolidation;
 use cosmo_shared::llm::estimate_tokens;
 use cosmo_shared::retrieval::context;
 use cosmo_shared::services::Services;

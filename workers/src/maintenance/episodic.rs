@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::domain::NoteLifetime;
-use cosmo_shared::graph::maintenance::{ClusterRules, EpisodicConsolidation, SourceCluster};
+use cosmo_shared::graph::{ClusterRules, EpisodicConsolidation, SourceCluster};
 use cosmo_shared::job_runs::RunReport;
 use cosmo_shared::llm::SummaryTask;
 use cosmo_shared::queue::JobKind;

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::domain::{NewMacro, NewStoryline};
-use cosmo_shared::graph::maintenance::StorylineRules;
+use cosmo_shared::graph::StorylineRules;
 use cosmo_shared::ids;
 use cosmo_shared::job_runs::RunReport;
 use cosmo_shared::llm::SummaryTask;

@@ -1,5 +1,6 @@
 //! Description consolidation and note cleanup on Neo4j.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use neo4rs::{BoltType, Txn};
 
@@ -9,7 +10,7 @@ use super::extraction::count;
 use super::hierarchy::required;
 use super::{Neo4jGraph, decode, finish, txn_rows};
 use crate::domain::{Relationship, SemanticNode};
-use crate::graph::GraphResult;
+use crate::graph::{ConsolidationStore, GraphResult};
 
 /// The targets (node or relationship keys) holding expired notes, and those notes' ids,
 /// as many as fit in `budget` notes in all: the rows of `remove_*_notes.cypher`.
@@ -62,8 +63,9 @@ async fn remove_expired(
     count(txn, q.query()?, "removed").await
 }
 
-impl Neo4jGraph {
-    pub(super) async fn dirty_nodes_impl(&self, limit: usize) -> GraphResult<Vec<SemanticNode>> {
+#[async_trait]
+impl ConsolidationStore for Neo4jGraph {
+    async fn dirty_nodes(&self, limit: usize) -> GraphResult<Vec<SemanticNode>> {
         let q = mt::DIRTY_NODES.bind().p("limit", int(limit));
         self.rows(q.query()?)
             .await?
@@ -72,10 +74,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn dirty_relationships_impl(
-        &self,
-        limit: usize,
-    ) -> GraphResult<Vec<Relationship>> {
+    async fn dirty_relationships(&self, limit: usize) -> GraphResult<Vec<Relationship>> {
         let q = mt::DIRTY_RELATIONSHIPS.bind().p("limit", int(limit));
         self.rows(q.query()?)
             .await?
@@ -84,7 +83,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn consolidate_node_impl(
+    async fn consolidate_node(
         &self,
         key: &str,
         description: &str,
@@ -100,7 +99,7 @@ impl Neo4jGraph {
         self.run(q.query()?).await
     }
 
-    pub(super) async fn consolidate_relationship_impl(
+    async fn consolidate_relationship(
         &self,
         key: &str,
         description: &str,
@@ -117,11 +116,7 @@ impl Neo4jGraph {
     }
 
     /// Nodes first, then relationships, `limit` notes at most in all, in one transaction.
-    pub(super) async fn delete_expired_notes_impl(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> GraphResult<usize> {
+    async fn delete_expired_notes(&self, now: DateTime<Utc>, limit: usize) -> GraphResult<usize> {
         if limit == 0 {
             return Ok(0);
         }

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use neo4rs::Txn;
 
@@ -14,8 +15,9 @@ use super::hierarchy::{briefs, required};
 use super::lifecycle::record_events;
 use super::{Neo4jGraph, decode, finish, txn_rows};
 use crate::domain::{Actor, LifecycleEvent, MemoryKind, MemoryState, SourceBrief};
-use crate::graph::maintenance::{ClusterRules, EpisodicConsolidation, SourceCluster};
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{
+    ClusterRules, EpisodicConsolidation, EpisodicStore, GraphError, GraphResult, SourceCluster,
+};
 use crate::ids;
 
 /// Who writes consolidation insights (the SQLite store's author too).
@@ -94,8 +96,9 @@ async fn consolidate(txn: &mut Txn, c: &EpisodicConsolidation) -> GraphResult<us
     Ok(events.len())
 }
 
-impl Neo4jGraph {
-    pub(super) async fn faded_sources_impl(
+#[async_trait]
+impl EpisodicStore for Neo4jGraph {
+    async fn faded_sources(
         &self,
         older_than: DateTime<Utc>,
         salience_below: f64,
@@ -117,7 +120,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn source_clusters_impl(
+    async fn source_clusters(
         &self,
         rules: &ClusterRules,
         limit: usize,
@@ -142,10 +145,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn consolidate_sources_impl(
-        &self,
-        c: &EpisodicConsolidation,
-    ) -> GraphResult<usize> {
+    async fn consolidate_sources(&self, c: &EpisodicConsolidation) -> GraphResult<usize> {
         self.retrying(|| async {
             let mut txn = self.begin().await?;
             let result = consolidate(&mut txn, c).await;
@@ -154,7 +154,7 @@ impl Neo4jGraph {
         .await
     }
 
-    pub(super) async fn derived_sources_impl(&self, entity_key: &str) -> GraphResult<Vec<String>> {
+    async fn derived_sources(&self, entity_key: &str) -> GraphResult<Vec<String>> {
         let q = mt::DERIVED_SOURCES.bind().p("entity_key", entity_key);
         self.rows(q.query()?)
             .await?

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use async_trait::async_trait;
 use neo4rs::{BoltType, Txn};
 
 use super::bolt::{bool_column, int_column, list, string_column, strings_column};
@@ -16,22 +17,8 @@ use crate::domain::{
     Actor, ExtractionOutcome, ExtractionStatus, ExtractionWrite, LifecycleEvent, MemoryKind,
     MemoryState, NodeKind, NodeRef, NoteTarget, NoteWrite,
 };
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{ExtractionStore, GraphError, GraphResult};
 use crate::ids;
-
-impl Neo4jGraph {
-    pub(super) async fn write_extraction_impl(
-        &self,
-        w: &ExtractionWrite,
-    ) -> GraphResult<ExtractionOutcome> {
-        self.retrying(|| async {
-            let mut txn = self.begin().await?;
-            let result = write(&mut txn, w).await;
-            finish(txn, result).await
-        })
-        .await
-    }
-}
 
 /// Every index a write refers to exists (before anything is sent).
 fn check_references(w: &ExtractionWrite) -> GraphResult<()> {
@@ -284,4 +271,16 @@ pub(super) async fn count(txn: &mut Txn, q: neo4rs::Query, column: &str) -> Grap
         None => 0,
     };
     Ok(usize::try_from(n).unwrap_or_default())
+}
+
+#[async_trait]
+impl ExtractionStore for Neo4jGraph {
+    async fn write_extraction(&self, w: &ExtractionWrite) -> GraphResult<ExtractionOutcome> {
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = write(&mut txn, w).await;
+            finish(txn, result).await
+        })
+        .await
+    }
 }

@@ -1,5 +1,6 @@
 //! Storyline and Macro promotion and refresh on Neo4j.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use neo4rs::Row;
 
@@ -7,8 +8,10 @@ use super::bolt::{Props, embedding, int, string_column};
 use super::cypher::maintenance as mt;
 use super::{Neo4jGraph, decode};
 use crate::domain::{Macro, SourceBrief, Storyline};
-use crate::graph::maintenance::{MacroCandidateAnchor, StorylineCandidateAnchor, StorylineRules};
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{
+    GraphError, GraphResult, HierarchyStore, MacroCandidateAnchor, StorylineCandidateAnchor,
+    StorylineRules,
+};
 
 /// A string column every row of a statement has.
 pub(super) fn required(row: &Row, name: &str) -> GraphResult<String> {
@@ -34,8 +37,9 @@ fn sort_storylines(storylines: &mut [Storyline]) {
     });
 }
 
-impl Neo4jGraph {
-    pub(super) async fn storyline_promotion_candidates_impl(
+#[async_trait]
+impl HierarchyStore for Neo4jGraph {
+    async fn storyline_promotion_candidates(
         &self,
         rules: &StorylineRules,
         limit: usize,
@@ -60,7 +64,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn dirty_storylines_impl(
+    async fn dirty_storylines(
         &self,
         active_since: DateTime<Utc>,
         limit: usize,
@@ -76,7 +80,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn storyline_briefs_impl(
+    async fn storyline_briefs(
         &self,
         storyline_id: &str,
         limit: usize,
@@ -92,7 +96,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn refresh_storyline_impl(
+    async fn refresh_storyline(
         &self,
         storyline_id: &str,
         description: &str,
@@ -108,7 +112,7 @@ impl Neo4jGraph {
         self.run(q.query()?).await
     }
 
-    pub(super) async fn macro_promotion_candidates_impl(
+    async fn macro_promotion_candidates(
         &self,
         first_before: DateTime<Utc>,
         limit: usize,
@@ -136,7 +140,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn dirty_macros_impl(&self, limit: usize) -> GraphResult<Vec<Macro>> {
+    async fn dirty_macros(&self, limit: usize) -> GraphResult<Vec<Macro>> {
         let q = mt::DIRTY_MACROS.bind().p("limit", int(limit));
         self.rows(q.query()?)
             .await?
@@ -145,10 +149,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn macro_storylines_impl(
-        &self,
-        macro_id: &str,
-    ) -> GraphResult<Vec<Storyline>> {
+    async fn macro_storylines(&self, macro_id: &str) -> GraphResult<Vec<Storyline>> {
         let q = mt::MACRO_STORYLINES.bind().p("macro_id", macro_id);
         let mut storylines = self
             .rows(q.query()?)
@@ -160,7 +161,7 @@ impl Neo4jGraph {
         Ok(storylines)
     }
 
-    pub(super) async fn refresh_macro_impl(
+    async fn refresh_macro(
         &self,
         macro_id: &str,
         description: &str,

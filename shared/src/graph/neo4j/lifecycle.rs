@@ -1,19 +1,25 @@
 //! Lifecycle pages, reads and locked reads, batched lifecycle writes and the event log
 //! on Neo4j. The label and key of each memory kind are fixed in its statement, picked
 //! from the closed `MemoryKind` enum: Cypher text is never built from input.
+//!
+//! Atomic lifecycle updates (an access, a pin, decay): the lifecycles are read under a
+//! write lock (`lifecycle/lock_*`), the caller decides, and the changes and their events
+//! are written, all in one transaction retried as a whole on a transient failure. A
+//! concurrent update of the same memory waits for the lock and then reads this one's
+//! result, so none is lost.
 
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 
+use async_trait::async_trait;
 use neo4rs::{BoltType, Row, Txn};
 use sha2::{Digest, Sha256};
 
-use super::bolt::{Props, int, opt, string_column};
+use super::bolt::{Props, int, list, opt, string_column};
 use super::cypher::{Statement, lifecycle as lc};
-use super::{Neo4jGraph, decode, finish, txn_rows};
+use super::{Neo4jGraph, decode, distinct, finish, txn_rows};
 use crate::domain::{LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle};
-use crate::graph::maintenance::last_change_per_key;
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{GraphError, GraphResult, LifecycleStore, LifecycleUpdate, last_change_per_key};
 
 /// The page and apply statements of one memory kind.
 fn statements(kind: MemoryKind) -> (&'static Statement, &'static Statement) {
@@ -151,8 +157,9 @@ fn missing(what: &str) -> GraphError {
     GraphError::Backend(anyhow::anyhow!("a lifecycle row without {what}"))
 }
 
-impl Neo4jGraph {
-    pub(super) async fn lifecycle_page_impl(
+#[async_trait]
+impl LifecycleStore for Neo4jGraph {
+    async fn lifecycle_page(
         &self,
         kind: MemoryKind,
         after: Option<&str>,
@@ -170,10 +177,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn apply_lifecycle_impl(
-        &self,
-        changes: &[LifecycleChange],
-    ) -> GraphResult<()> {
+    async fn apply_lifecycle(&self, changes: &[LifecycleChange]) -> GraphResult<()> {
         if changes.is_empty() {
             return Ok(());
         }
@@ -185,15 +189,53 @@ impl Neo4jGraph {
         .await
     }
 
-    pub(super) async fn lifecycle_events_impl(
-        &self,
-        memory_key: &str,
-    ) -> GraphResult<Vec<LifecycleEvent>> {
+    async fn lifecycle_events(&self, memory_key: &str) -> GraphResult<Vec<LifecycleEvent>> {
         let q = lc::EVENTS.bind().p("memory_key", memory_key);
         self.rows(q.query()?)
             .await?
             .iter()
             .map(|r| decode::event(&Props::from_row(r, "event")?))
             .collect()
+    }
+
+    async fn memory(&self, kind: MemoryKind, key: &str) -> GraphResult<Option<MemoryLifecycle>> {
+        let q = reads(kind).0.bind().p("key", key);
+        self.rows(q.query()?)
+            .await?
+            .first()
+            .map(|r| memory_row(kind, r))
+            .transpose()
+    }
+
+    async fn update_lifecycles(
+        &self,
+        kind: MemoryKind,
+        keys: &[String],
+        update: &LifecycleUpdate<'_>,
+    ) -> GraphResult<Vec<LifecycleChange>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Locks are taken in key order, so two batches over the same keys cannot
+        // deadlock each other (other lock orders end in a transient error, retried).
+        let keys = distinct(keys);
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = async {
+                let q = reads(kind).1.bind().p("keys", list(keys.iter().copied()));
+                let mut memories = txn_rows(&mut txn, q.query()?)
+                    .await?
+                    .iter()
+                    .map(|r| memory_row(kind, r))
+                    .collect::<GraphResult<Vec<_>>>()?;
+                memories.sort_by(|a, b| a.key.cmp(&b.key));
+                let changes: Vec<LifecycleChange> = memories.iter().filter_map(update).collect();
+                write_changes(&mut txn, &changes).await?;
+                Ok(changes)
+            }
+            .await;
+            finish(txn, result).await
+        })
+        .await
     }
 }

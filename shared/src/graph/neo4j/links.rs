@@ -11,7 +11,7 @@ use super::bolt::{Props, bool_column, int, int_column, list, string_column, stri
 use super::cypher::{erasure as ex, facts as fx, links as lx};
 use super::{Neo4jGraph, finish, txn_rows};
 use crate::domain::{CausalCandidate, NewCausalLink, SourceLink, SourceLinkKind};
-use crate::graph::{GraphResult, LinkStore, links::MAX_CAUSAL_WINDOW};
+use crate::graph::{GraphResult, LinkStore, MAX_CAUSAL_WINDOW};
 
 #[async_trait]
 impl LinkStore for Neo4jGraph {

@@ -14,31 +14,60 @@ use anyhow::Context;
 use neo4rs::{ConfigBuilder, Graph, Neo4jErrorKind, Query, Row, Txn};
 
 use crate::config::Neo4jConfig;
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{GraphError, GraphResult, StoreAdmin};
 
 mod bolt;
 mod consolidation;
 pub mod cypher;
+mod decay;
 mod decode;
+mod deletions;
 mod episodic;
+mod erase_user;
+mod erasure;
 mod extraction;
+mod extraction_records;
+mod fact_reads;
+pub(super) mod facts;
 mod hierarchy;
 mod lifecycle;
 mod links;
-mod maintenance;
-mod read_side;
-mod reads;
+mod lucene;
+mod note_search;
+pub(super) mod over_fetch;
+mod porter;
 mod rows;
 mod schema;
+mod search;
+mod semantic;
 mod sources;
-mod store;
+mod stats;
 mod storylines;
 #[cfg(test)]
 mod tests;
+mod views;
 pub(in crate::graph) mod words;
 
-pub use read_side::SearchPaths;
-use read_side::over_fetch::OverFetch;
+use over_fetch::OverFetch;
+pub use over_fetch::SearchPaths;
+
+/// Distinct keys, sorted (`UNWIND` rows never repeat a key; locks taken in key order
+/// cannot deadlock each other).
+pub(super) fn distinct(keys: &[String]) -> Vec<&str> {
+    let mut out: Vec<&str> = keys.iter().map(String::as_str).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Distinct keys in the given order, each where it first comes.
+pub(super) fn first_occurrences(keys: &[String]) -> Vec<&str> {
+    let mut seen = std::collections::HashSet::new();
+    keys.iter()
+        .map(String::as_str)
+        .filter(|k| seen.insert(*k))
+        .collect()
+}
 
 /// How many times a transactional write is attempted when Neo4j says "try again".
 const ATTEMPTS: usize = 3;
@@ -89,7 +118,7 @@ impl Neo4jGraph {
             over_fetch: Arc::new(OverFetch::new(config.exact_search_max, false)),
         };
         store
-            .ping_impl()
+            .ping()
             .await
             .with_context(|| format!("Neo4j at {} does not answer", config.uri))?;
         Ok(store)
@@ -105,10 +134,6 @@ impl Neo4jGraph {
     /// How this store's Source searches went so far (exact, over-fetched, fell back).
     pub fn search_paths(&self) -> SearchPaths {
         self.over_fetch.paths()
-    }
-
-    async fn ping_impl(&self) -> GraphResult<()> {
-        self.rows(cypher::PING.bind().query()?).await.map(drop)
     }
 
     /// Runs one auto-commit statement and reads all its rows (the stream, and with it

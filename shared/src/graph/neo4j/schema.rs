@@ -5,11 +5,12 @@
 
 use std::time::Duration;
 
+use async_trait::async_trait;
 use neo4rs::Neo4jErrorKind;
 
 use super::Neo4jGraph;
 use super::cypher::{DIMENSIONS_PLACEHOLDER, Statement, schema};
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{GraphError, GraphResult, StoreAdmin};
 
 /// The vector dimensions Neo4j 5 accepts (`vector.dimensions`: 1 to 4096).
 const MAX_DIMENSIONS: usize = 4096;
@@ -33,8 +34,25 @@ pub fn text_for(statement: &Statement, dimensions: usize) -> anyhow::Result<Stri
         .replace(DIMENSIONS_PLACEHOLDER, &dimensions.to_string()))
 }
 
-impl Neo4jGraph {
-    pub(super) async fn migrate_impl(&self) -> GraphResult<()> {
+const RACE_ATTEMPTS: u64 = 5;
+
+/// A schema command that failed because a concurrent one created the same rule.
+fn lost_race(e: &neo4rs::Error) -> bool {
+    match e {
+        neo4rs::Error::Neo4j(n) => {
+            n.code().contains("AlreadyExists") || matches!(n.kind(), Neo4jErrorKind::Transient)
+        }
+        _ => false,
+    }
+}
+
+#[async_trait]
+impl StoreAdmin for Neo4jGraph {
+    fn backend(&self) -> &'static str {
+        "neo4j"
+    }
+
+    async fn migrate(&self) -> GraphResult<()> {
         for statement in schema::ALL {
             let text = text_for(statement, self.dimensions)?;
             let mut tries = 0;
@@ -57,20 +75,14 @@ impl Neo4jGraph {
                 }
             }
         }
-        self.mark_unindexed_impl().await?;
-        self.fill_words_impl().await
+        self.mark_unindexed().await?;
+        self.fill_words().await
     }
-}
 
-const RACE_ATTEMPTS: u64 = 5;
-
-/// A schema command that failed because a concurrent one created the same rule.
-fn lost_race(e: &neo4rs::Error) -> bool {
-    match e {
-        neo4rs::Error::Neo4j(n) => {
-            n.code().contains("AlreadyExists") || matches!(n.kind(), Neo4jErrorKind::Transient)
-        }
-        _ => false,
+    async fn ping(&self) -> GraphResult<()> {
+        self.rows(super::cypher::PING.bind().query()?)
+            .await
+            .map(drop)
     }
 }
 

@@ -1,181 +1,24 @@
-//! Sources (Phase 0/1) and their per-user extraction records.
+//! Sources (Phase 0/1): stored, processed, indexed; their extraction records are in
+//! `extraction_records.rs`.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use neo4rs::{BoltType, Query, Row, Txn};
 
 use super::bolt::{Props, bool_column, embedding, int, int_column, list, opt, string_column};
-use super::cypher::{extraction as x, sources as s};
+use super::cypher::sources as s;
 use super::rows::bind_lifecycle;
 use super::words;
 use super::{Neo4jGraph, decode, finish, txn_rows};
-use crate::domain::{
-    ExtractionRecord, ExtractionStatus, NewSource, Passage, ProcessedContent, Source, SourceRef,
-    SourceWrite,
-};
-use crate::graph::{GraphError, GraphResult};
+use crate::domain::{NewSource, Passage, ProcessedContent, Source, SourceRef, SourceWrite};
+use crate::graph::{GraphError, GraphResult, SourceStore};
 
 impl Neo4jGraph {
-    pub(super) async fn create_source_impl(&self, n: &NewSource) -> GraphResult<SourceWrite> {
-        let q = create_query(n)?;
-        let rows = self.rows(q).await?;
-        let row = rows
-            .first()
-            .ok_or_else(|| anyhow::anyhow!("creating source {} returned nothing", n.entity_key))?;
-        let stored = decode::source(&Props::from_row(row, "source")?)?;
-        Ok(if bool_column(row, "created")? {
-            SourceWrite::Created(stored)
-        } else {
-            SourceWrite::Existing(stored)
-        })
-    }
-
-    pub(super) async fn source_impl(&self, key: &str) -> GraphResult<Option<Source>> {
-        let rows = self
-            .rows(s::GET.bind().p("entity_key", key).query()?)
-            .await?;
-        rows.first()
-            .map(|r| decode::source(&Props::from_row(r, "source")?))
-            .transpose()
-    }
-
-    pub(super) async fn sources_for_user_impl(
-        &self,
-        user_id: &str,
-        after: Option<&str>,
-        limit: usize,
-    ) -> GraphResult<Vec<Source>> {
-        let q = s::FOR_USER
-            .bind()
-            .p("user_id", user_id)
-            .p("after", after.unwrap_or(""))
-            .p("limit", int(limit))
-            .query()?;
-        self.rows(q)
-            .await?
-            .iter()
-            .map(|r| decode::source(&Props::from_row(r, "source")?))
-            .collect()
-    }
-
-    pub(super) async fn mark_processing_started_impl(
-        &self,
-        key: &str,
-        at: DateTime<Utc>,
-    ) -> GraphResult<()> {
-        let q = s::MARK_PROCESSING_STARTED
-            .bind()
-            .p("entity_key", key)
-            .p("at", at);
-        self.run(q.query()?).await
-    }
-
-    pub(super) async fn save_processed_impl(
-        &self,
-        key: &str,
-        p: &ProcessedContent,
-        at: DateTime<Utc>,
-    ) -> GraphResult<bool> {
-        let passages = passage_rows(&p.passages)?;
-        self.retrying(|| async {
-            let mut txn = self.begin().await?;
-            let result = async {
-                let b = s::SAVE_PROCESSED.bind();
-                let b = words::bind(b, words::SUMMARY, &p.summary);
-                let b = words::bind(b, words::CONTENT, &p.content);
-                let b = words::bind(b, words::KEYWORDS, &words::keywords_text(&p.keywords));
-                let q = b
-                    .p("entity_key", key)
-                    .p("content", p.content.as_str())
-                    .p("summary", p.summary.as_str())
-                    .p("keywords", list(p.keywords.iter().map(String::as_str)))
-                    .p("tags", list(p.tags.iter().map(String::as_str)))
-                    .p("embedding", embedding(Some(&p.embedding)))
-                    .p("embedded_with", p.embedded_with.as_str())
-                    .p("at", at)
-                    .query()?;
-                save_then_passages(&mut txn, q, key, &passages).await
-            }
-            .await;
-            finish(txn, result).await
-        })
-        .await
-    }
-
-    pub(super) async fn save_index_impl(
-        &self,
-        key: &str,
-        vector: &[f32],
-        passages: &[Passage],
-        embedded_with: &str,
-        at: DateTime<Utc>,
-    ) -> GraphResult<bool> {
-        let passages = passage_rows(passages)?;
-        self.retrying(|| async {
-            let mut txn = self.begin().await?;
-            let result = async {
-                let q = s::SAVE_INDEX
-                    .bind()
-                    .p("entity_key", key)
-                    .p("embedding", embedding(Some(vector)))
-                    .p("embedded_with", embedded_with)
-                    .p("at", at)
-                    .query()?;
-                save_then_passages(&mut txn, q, key, &passages).await
-            }
-            .await;
-            finish(txn, result).await
-        })
-        .await
-    }
-
-    pub(super) async fn record_processing_error_impl(
-        &self,
-        key: &str,
-        error: Option<&str>,
-        at: DateTime<Utc>,
-    ) -> GraphResult<()> {
-        let q = s::RECORD_PROCESSING_ERROR
-            .bind()
-            .p("entity_key", key)
-            .p("error", opt(error))
-            .p("at", at);
-        self.run(q.query()?).await
-    }
-
-    pub(super) async fn stuck_sources_impl(
-        &self,
-        before: DateTime<Utc>,
-        limit: usize,
-    ) -> GraphResult<Vec<SourceRef>> {
-        let q = s::STUCK.bind().p("before", before).p("limit", int(limit));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(source_ref)
-            .collect()
-    }
-
-    pub(super) async fn stale_index_impl(
-        &self,
-        embedded_with: &str,
-        limit: usize,
-    ) -> GraphResult<Vec<SourceRef>> {
-        let q = s::STALE_INDEX
-            .bind()
-            .p("embedded_with", embedded_with)
-            .p("limit", int(limit));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(source_ref)
-            .collect()
-    }
-
     /// Gives every Source processed before the index version was recorded the version
-    /// `''` (none), so [`Self::stale_index_impl`] finds it through the index (a missing
+    /// `''` (none), so [`SourceStore::stale_index`] finds it through the index (a missing
     /// property is in none). Run by `migrate()`, in batches; once none is left, one
     /// label scan that marks nothing.
-    pub(super) async fn mark_unindexed_impl(&self) -> GraphResult<()> {
+    pub(super) async fn mark_unindexed(&self) -> GraphResult<()> {
         const BATCH: usize = 10_000;
         loop {
             let marked = self
@@ -191,113 +34,6 @@ impl Neo4jGraph {
                 return Ok(());
             }
         }
-    }
-
-    pub(super) async fn request_extraction_impl(
-        &self,
-        source_key: &str,
-        user_id: &str,
-        at: DateTime<Utc>,
-    ) -> GraphResult<ExtractionRecord> {
-        let q = x::REQUEST
-            .bind()
-            .p("source_key", source_key)
-            .p("user_id", user_id)
-            .p("at", at);
-        self.run(q.query()?).await?;
-        self.extraction_impl(source_key, user_id)
-            .await?
-            .ok_or_else(|| GraphError::NotFound(format!("source {source_key}")))
-    }
-
-    pub(super) async fn extraction_impl(
-        &self,
-        source_key: &str,
-        user_id: &str,
-    ) -> GraphResult<Option<ExtractionRecord>> {
-        let q = x::GET
-            .bind()
-            .p("source_key", source_key)
-            .p("user_id", user_id);
-        let rows = self.rows(q.query()?).await?;
-        rows.first()
-            .map(|r| decode::extraction(&Props::from_row(r, "extraction")?))
-            .transpose()
-    }
-
-    pub(super) async fn extractions_impl(
-        &self,
-        source_key: &str,
-    ) -> GraphResult<Vec<ExtractionRecord>> {
-        let q = x::FOR_SOURCE.bind().p("source_key", source_key);
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| decode::extraction(&Props::from_row(r, "extraction")?))
-            .collect()
-    }
-
-    /// Marks an extraction in progress (creating the record if the job came first) and,
-    /// for the owner, the Source's `extraction_started_at`: one transaction.
-    pub(super) async fn mark_extraction_started_impl(
-        &self,
-        source_key: &str,
-        user_id: &str,
-        at: DateTime<Utc>,
-    ) -> GraphResult<()> {
-        self.retrying(|| async {
-            let mut txn = self.begin().await?;
-            let result = async {
-                for statement in [&x::MARK_STARTED, &x::MARK_SOURCE_STARTED] {
-                    let q = statement
-                        .bind()
-                        .p("source_key", source_key)
-                        .p("user_id", user_id)
-                        .p("at", at);
-                    txn_rows(&mut txn, q.query()?).await?;
-                }
-                Ok(())
-            }
-            .await;
-            finish(txn, result).await
-        })
-        .await
-    }
-
-    pub(super) async fn record_extraction_error_impl(
-        &self,
-        source_key: &str,
-        user_id: &str,
-        error: &str,
-        gave_up: bool,
-        at: DateTime<Utc>,
-    ) -> GraphResult<()> {
-        let status = if gave_up {
-            ExtractionStatus::Failed
-        } else {
-            ExtractionStatus::Pending
-        };
-        let q = x::RECORD_ERROR
-            .bind()
-            .p("source_key", source_key)
-            .p("user_id", user_id)
-            .p("status", status.as_str())
-            .p("error", error)
-            .p("at", at);
-        self.run(q.query()?).await
-    }
-
-    pub(super) async fn stuck_extractions_impl(
-        &self,
-        before: DateTime<Utc>,
-        limit: usize,
-    ) -> GraphResult<Vec<ExtractionRecord>> {
-        let q = x::STUCK.bind().p("before", before).p("limit", int(limit));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| decode::extraction(&Props::from_row(r, "extraction")?))
-            .collect()
     }
 }
 
@@ -381,4 +117,155 @@ pub(super) fn create_query(n: &NewSource) -> GraphResult<Query> {
         .p("created_at", l.created_at)
         .p("updated_at", l.updated_at);
     bind_lifecycle(b, l).query()
+}
+
+#[async_trait]
+impl SourceStore for Neo4jGraph {
+    async fn create_source(&self, n: &NewSource) -> GraphResult<SourceWrite> {
+        let q = create_query(n)?;
+        let rows = self.rows(q).await?;
+        let row = rows
+            .first()
+            .ok_or_else(|| anyhow::anyhow!("creating source {} returned nothing", n.entity_key))?;
+        let stored = decode::source(&Props::from_row(row, "source")?)?;
+        Ok(if bool_column(row, "created")? {
+            SourceWrite::Created(stored)
+        } else {
+            SourceWrite::Existing(stored)
+        })
+    }
+
+    async fn source(&self, key: &str) -> GraphResult<Option<Source>> {
+        let rows = self
+            .rows(s::GET.bind().p("entity_key", key).query()?)
+            .await?;
+        rows.first()
+            .map(|r| decode::source(&Props::from_row(r, "source")?))
+            .transpose()
+    }
+
+    async fn sources_for_user(
+        &self,
+        user_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<Source>> {
+        let q = s::FOR_USER
+            .bind()
+            .p("user_id", user_id)
+            .p("after", after.unwrap_or(""))
+            .p("limit", int(limit))
+            .query()?;
+        self.rows(q)
+            .await?
+            .iter()
+            .map(|r| decode::source(&Props::from_row(r, "source")?))
+            .collect()
+    }
+
+    async fn mark_processing_started(&self, key: &str, at: DateTime<Utc>) -> GraphResult<()> {
+        let q = s::MARK_PROCESSING_STARTED
+            .bind()
+            .p("entity_key", key)
+            .p("at", at);
+        self.run(q.query()?).await
+    }
+
+    async fn save_processed(
+        &self,
+        key: &str,
+        p: &ProcessedContent,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        let passages = passage_rows(&p.passages)?;
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = async {
+                let b = s::SAVE_PROCESSED.bind();
+                let b = words::bind(b, words::SUMMARY, &p.summary);
+                let b = words::bind(b, words::CONTENT, &p.content);
+                let b = words::bind(b, words::KEYWORDS, &words::keywords_text(&p.keywords));
+                let q = b
+                    .p("entity_key", key)
+                    .p("content", p.content.as_str())
+                    .p("summary", p.summary.as_str())
+                    .p("keywords", list(p.keywords.iter().map(String::as_str)))
+                    .p("tags", list(p.tags.iter().map(String::as_str)))
+                    .p("embedding", embedding(Some(&p.embedding)))
+                    .p("embedded_with", p.embedded_with.as_str())
+                    .p("at", at)
+                    .query()?;
+                save_then_passages(&mut txn, q, key, &passages).await
+            }
+            .await;
+            finish(txn, result).await
+        })
+        .await
+    }
+
+    async fn save_index(
+        &self,
+        key: &str,
+        vector: &[f32],
+        passages: &[Passage],
+        embedded_with: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        let passages = passage_rows(passages)?;
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = async {
+                let q = s::SAVE_INDEX
+                    .bind()
+                    .p("entity_key", key)
+                    .p("embedding", embedding(Some(vector)))
+                    .p("embedded_with", embedded_with)
+                    .p("at", at)
+                    .query()?;
+                save_then_passages(&mut txn, q, key, &passages).await
+            }
+            .await;
+            finish(txn, result).await
+        })
+        .await
+    }
+
+    async fn record_processing_error(
+        &self,
+        key: &str,
+        error: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        let q = s::RECORD_PROCESSING_ERROR
+            .bind()
+            .p("entity_key", key)
+            .p("error", opt(error))
+            .p("at", at);
+        self.run(q.query()?).await
+    }
+
+    async fn stuck_sources(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<SourceRef>> {
+        let q = s::STUCK.bind().p("before", before).p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(source_ref)
+            .collect()
+    }
+
+    async fn stale_index(&self, embedded_with: &str, limit: usize) -> GraphResult<Vec<SourceRef>> {
+        let q = s::STALE_INDEX
+            .bind()
+            .p("embedded_with", embedded_with)
+            .p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(source_ref)
+            .collect()
+    }
 }

@@ -1,6 +1,7 @@
 //! Storylines and Macros: creation (promotion, or by hand in tests) and the candidates a
 //! new Source may join.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use neo4rs::{Query, Txn};
 
@@ -9,7 +10,7 @@ use super::cypher::{Bind, storylines as st};
 use super::rows::bind_lifecycle;
 use super::{Neo4jGraph, decode, finish, txn_rows};
 use crate::domain::{Lifecycle, Macro, NewMacro, NewStoryline, NodeIdentity, NodeKind, Storyline};
-use crate::graph::{GraphError, GraphResult, StorylineCandidate};
+use crate::graph::{GraphError, GraphResult, StorylineCandidate, StorylineStore};
 
 /// How many Storylines of one anchor a new Source is offered.
 const CANDIDATES_PER_ANCHOR: usize = 3;
@@ -54,8 +55,41 @@ async fn created(txn: &mut Txn, q: Query) -> GraphResult<bool> {
     }
 }
 
-impl Neo4jGraph {
-    pub(super) async fn create_storyline_impl(&self, s: &NewStoryline) -> GraphResult<Storyline> {
+#[async_trait]
+impl StorylineStore for Neo4jGraph {
+    async fn storyline_candidates(
+        &self,
+        user_id: &str,
+        anchors: &[NodeIdentity],
+        since: DateTime<Utc>,
+    ) -> GraphResult<Vec<StorylineCandidate>> {
+        let mut out = Vec::new();
+        for anchor in anchors {
+            // The label comes from the closed NodeKind enum: one statement per kind.
+            let b = match anchor.kind {
+                NodeKind::Person => st::CANDIDATES_PERSON.bind(),
+                NodeKind::Concept => st::CANDIDATES_CONCEPT.bind(),
+                NodeKind::Entity => st::CANDIDATES_ENTITY
+                    .bind()
+                    .p("entity_type", anchor.entity_type.as_deref().unwrap_or("")),
+            };
+            let q = b
+                .p("name", anchor.name.as_str())
+                .p("user_id", user_id)
+                .p("since", since)
+                .p("limit", int(CANDIDATES_PER_ANCHOR))
+                .query()?;
+            for r in &self.rows(q).await? {
+                out.push(StorylineCandidate {
+                    anchor: anchor.clone(),
+                    storyline: decode::storyline(&Props::from_row(r, "storyline")?)?,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    async fn create_storyline(&self, s: &NewStoryline) -> GraphResult<Storyline> {
         self.retrying(|| async {
             let mut txn = self.begin().await?;
             let result = async {
@@ -106,12 +140,12 @@ impl Neo4jGraph {
             finish(txn, result).await
         })
         .await?;
-        self.storyline_impl(&s.storyline_id)
+        self.storyline(&s.storyline_id)
             .await?
             .ok_or_else(|| GraphError::NotFound(format!("storyline {}", s.storyline_id)))
     }
 
-    pub(super) async fn storyline_impl(&self, id: &str) -> GraphResult<Option<Storyline>> {
+    async fn storyline(&self, id: &str) -> GraphResult<Option<Storyline>> {
         let rows = self
             .rows(st::GET.bind().p("storyline_id", id).query()?)
             .await?;
@@ -120,7 +154,7 @@ impl Neo4jGraph {
             .transpose()
     }
 
-    pub(super) async fn storyline_sources_impl(&self, id: &str) -> GraphResult<Vec<String>> {
+    async fn storyline_sources(&self, id: &str) -> GraphResult<Vec<String>> {
         let rows = self
             .rows(st::SOURCES.bind().p("storyline_id", id).query()?)
             .await?;
@@ -129,10 +163,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn storylines_for_user_impl(
-        &self,
-        user_id: &str,
-    ) -> GraphResult<Vec<Storyline>> {
+    async fn storylines_for_user(&self, user_id: &str) -> GraphResult<Vec<Storyline>> {
         let rows = self
             .rows(st::FOR_USER.bind().p("user_id", user_id).query()?)
             .await?;
@@ -141,39 +172,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn storyline_candidates_impl(
-        &self,
-        user_id: &str,
-        anchors: &[NodeIdentity],
-        since: DateTime<Utc>,
-    ) -> GraphResult<Vec<StorylineCandidate>> {
-        let mut out = Vec::new();
-        for anchor in anchors {
-            // The label comes from the closed NodeKind enum: one statement per kind.
-            let b = match anchor.kind {
-                NodeKind::Person => st::CANDIDATES_PERSON.bind(),
-                NodeKind::Concept => st::CANDIDATES_CONCEPT.bind(),
-                NodeKind::Entity => st::CANDIDATES_ENTITY
-                    .bind()
-                    .p("entity_type", anchor.entity_type.as_deref().unwrap_or("")),
-            };
-            let q = b
-                .p("name", anchor.name.as_str())
-                .p("user_id", user_id)
-                .p("since", since)
-                .p("limit", int(CANDIDATES_PER_ANCHOR))
-                .query()?;
-            for r in &self.rows(q).await? {
-                out.push(StorylineCandidate {
-                    anchor: anchor.clone(),
-                    storyline: decode::storyline(&Props::from_row(r, "storyline")?)?,
-                });
-            }
-        }
-        Ok(out)
-    }
-
-    pub(super) async fn create_macro_impl(&self, m: &NewMacro) -> GraphResult<Macro> {
+    async fn create_macro(&self, m: &NewMacro) -> GraphResult<Macro> {
         self.retrying(|| async {
             let mut txn = self.begin().await?;
             let result = async {
@@ -206,12 +205,12 @@ impl Neo4jGraph {
             finish(txn, result).await
         })
         .await?;
-        self.macro_impl(&m.macro_id).await?.ok_or_else(|| {
+        self.macro_by_id(&m.macro_id).await?.ok_or_else(|| {
             GraphError::NotFound(format!("anchor {} of user {}", m.anchor_key, m.user_id))
         })
     }
 
-    pub(super) async fn macro_impl(&self, id: &str) -> GraphResult<Option<Macro>> {
+    async fn macro_by_id(&self, id: &str) -> GraphResult<Option<Macro>> {
         let rows = self
             .rows(st::GET_MACRO.bind().p("macro_id", id).query()?)
             .await?;

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::bolt::Props;
 use super::cypher::{Statement, owner, sources as s};
-use super::{decode, reads, rows, sources};
+use super::{decode, rows, semantic as reads, sources};
 use crate::domain::input::SourceInput;
 use crate::domain::*;
 use crate::ids;

@@ -45,7 +45,7 @@ impl super::Neo4jGraph {
     /// Stores the searched words of every memory written before they were stored, in
     /// batches (safe at every start: a memory that has them is not read again; one
     /// whose text changed meanwhile is left for the next batch or start).
-    pub(super) async fn fill_words_impl(&self) -> crate::graph::GraphResult<()> {
+    pub(super) async fn fill_words(&self) -> crate::graph::GraphResult<()> {
         use super::cypher::words as w;
         // (read, write, columns, whether the last column is a Source's keywords list)
         let kinds: [(

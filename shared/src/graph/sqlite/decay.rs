@@ -10,14 +10,14 @@
 //! a row: SQLite would inline a shared subquery into every place that names it. Tables
 //! and key columns are fixed per kind; values are bound.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
 use sqlx::Row;
 
 use super::lifecycle::{per_kind, record_event};
 use super::{SqliteGraph, micros};
 use crate::domain::{Actor, LifecycleEvent, MemoryKind, MemoryState};
-use crate::graph::maintenance::to_stored_precision;
-use crate::graph::{DecayPage, GraphResult};
+use crate::graph::{DecayPage, DecayStore, GraphResult, to_stored_precision};
 use crate::lifecycle::{LifecycleParams, MemoryClass};
 
 /// The page: how many memories after `$1` (at most `$2`), and the last key.
@@ -144,8 +144,9 @@ macro_rules! archive_sql {
     };
 }
 
-impl SqliteGraph {
-    pub(super) async fn decay_page_impl(
+#[async_trait]
+impl DecayStore for SqliteGraph {
+    async fn decay_page(
         &self,
         kind: MemoryKind,
         after: Option<&str>,

@@ -2,177 +2,32 @@
 //! commits, a `TRUNCATE` checkpoint moves the change into the database file and empties
 //! the WAL, so (with `secure_delete` and FTS5 `secure-delete`) the erased text is left
 //! in no page of either file.
+//!
+//! A Source's erasure is here (`erase_source_in`, which erasing a user repeats for each
+//! of their team Sources); a user's is in `erase_user.rs`; the deletions every erasure
+//! shares are in `deletions.rs`, as on Neo4j.
 
 use std::collections::BTreeSet;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use sqlx::{Sqlite, Transaction};
 
-use super::consolidation::SYSTEM_AUTHOR;
+use super::deletions::{
+    Tx, delete_events, delete_fact_chains, delete_nodes, delete_relationships, exec, json, strings,
+};
+use super::episodic::SYSTEM_AUTHOR;
+use super::erase_user::erase_user_in;
 use super::{SqliteGraph, micros};
 use crate::domain::Erasure;
 use crate::graph::{ErasureStore, GraphResult};
 
-type Tx = Transaction<'static, Sqlite>;
-
-fn json<'a>(keys: impl IntoIterator<Item = &'a String>) -> GraphResult<String> {
-    let keys: Vec<&String> = keys.into_iter().collect();
-    Ok(serde_json::to_string(&keys).map_err(anyhow::Error::from)?)
-}
-
-async fn strings(tx: &mut Tx, sql: &'static str, bind: &str) -> GraphResult<Vec<String>> {
-    Ok(sqlx::query_scalar(sql)
-        .bind(bind)
-        .fetch_all(&mut **tx)
-        .await?)
-}
-
-async fn exec(tx: &mut Tx, sql: &'static str, keys: &str) -> GraphResult<u64> {
-    Ok(sqlx::query(sql)
-        .bind(keys)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected())
-}
-
-async fn by_user(tx: &mut Tx, sql: &'static str, user_id: &str) -> GraphResult<u64> {
-    Ok(sqlx::query(sql)
-        .bind(user_id)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected())
-}
-
-async fn delete_events(tx: &mut Tx, keys: &BTreeSet<String>, out: &mut Erasure) -> GraphResult<()> {
-    if !keys.is_empty() {
-        out.events += exec(
-            tx,
-            "DELETE FROM lifecycle_events WHERE memory_key IN (SELECT value FROM json_each($1))",
-            &json(keys)?,
-        )
-        .await?;
-    }
-    Ok(())
-}
-
-/// Deletes facts with the facts they superseded (their history); a fact that
-/// superseded one of them loses the link (`ON DELETE SET NULL`).
-async fn delete_fact_chains(tx: &mut Tx, roots: &[String], out: &mut Erasure) -> GraphResult<()> {
-    if roots.is_empty() {
-        return Ok(());
-    }
-    let ids: BTreeSet<String> = sqlx::query_scalar(
-        "WITH RECURSIVE chain(fact_id) AS (
-             SELECT value FROM json_each($1)
-             UNION SELECT f.supersedes FROM facts f JOIN chain c ON c.fact_id = f.fact_id
-             WHERE f.supersedes IS NOT NULL)
-         SELECT fact_id FROM chain WHERE fact_id IN (SELECT fact_id FROM facts)",
-    )
-    .bind(json(roots)?)
-    .fetch_all(&mut **tx)
-    .await?
-    .into_iter()
-    .collect();
-    out.facts += exec(
-        tx,
-        "DELETE FROM facts WHERE fact_id IN (SELECT value FROM json_each($1))",
-        &json(&ids)?,
-    )
-    .await?;
-    delete_events(tx, &ids, out).await
-}
-
-/// Deletes relationships with their notes and events.
-async fn delete_relationships(
-    tx: &mut Tx,
-    keys: &BTreeSet<String>,
-    out: &mut Erasure,
-) -> GraphResult<()> {
-    if keys.is_empty() {
-        return Ok(());
-    }
-    let keys_json = json(keys)?;
-    out.notes += exec(
-        tx,
-        "DELETE FROM notes WHERE owner_kind = 'relationship'
-           AND owner_key IN (SELECT value FROM json_each($1))",
-        &keys_json,
-    )
-    .await?;
-    out.relationships += exec(
-        tx,
-        "DELETE FROM relationships WHERE rel_key IN (SELECT value FROM json_each($1))",
-        &keys_json,
-    )
-    .await?;
-    delete_events(tx, keys, out).await
-}
-
-/// Deletes nodes with everything hanging off them: relationships, notes, Storylines
-/// and Macros anchored on them, and all their events.
-async fn delete_nodes(tx: &mut Tx, keys: &BTreeSet<String>, out: &mut Erasure) -> GraphResult<()> {
-    if keys.is_empty() {
-        return Ok(());
-    }
-    let keys_json = json(keys)?;
-    let rels: BTreeSet<String> = sqlx::query_scalar(
-        "SELECT rel_key FROM relationships
-         WHERE from_key IN (SELECT value FROM json_each($1)) OR to_key IN (SELECT value FROM json_each($1))",
-    )
-    .bind(&keys_json)
-    .fetch_all(&mut **tx)
-    .await?
-    .into_iter()
-    .collect();
-    delete_relationships(tx, &rels, out).await?;
-    let storylines: BTreeSet<String> = sqlx::query_scalar(
-        "SELECT storyline_id FROM storylines WHERE anchor_key IN (SELECT value FROM json_each($1))",
-    )
-    .bind(&keys_json)
-    .fetch_all(&mut **tx)
-    .await?
-    .into_iter()
-    .collect();
-    let macros: BTreeSet<String> = sqlx::query_scalar(
-        "SELECT macro_id FROM macros WHERE anchor_key IN (SELECT value FROM json_each($1))",
-    )
-    .bind(&keys_json)
-    .fetch_all(&mut **tx)
-    .await?
-    .into_iter()
-    .collect();
-    out.notes += exec(
-        tx,
-        "DELETE FROM notes WHERE owner_kind = 'node' AND owner_key IN (SELECT value FROM json_each($1))",
-        &keys_json,
-    )
-    .await?;
-    out.macros += exec(
-        tx,
-        "DELETE FROM macros WHERE macro_id IN (SELECT value FROM json_each($1))",
-        &json(&macros)?,
-    )
-    .await?;
-    out.storylines += exec(
-        tx,
-        "DELETE FROM storylines WHERE storyline_id IN (SELECT value FROM json_each($1))",
-        &json(&storylines)?,
-    )
-    .await?;
-    out.nodes += exec(
-        tx,
-        "DELETE FROM nodes WHERE entity_key IN (SELECT value FROM json_each($1))",
-        &keys_json,
-    )
-    .await?;
-    delete_events(tx, keys, out).await?;
-    delete_events(tx, &storylines, out).await?;
-    delete_events(tx, &macros, out).await
-}
-
 /// Erases one Source inside `tx` (see [`ErasureStore::erase_source`]).
-async fn erase_source_in(tx: &mut Tx, key: &str, at: i64, out: &mut Erasure) -> GraphResult<bool> {
+pub(super) async fn erase_source_in(
+    tx: &mut Tx,
+    key: &str,
+    at: i64,
+    out: &mut Erasure,
+) -> GraphResult<bool> {
     let exists: Option<String> =
         sqlx::query_scalar("SELECT entity_key FROM sources WHERE entity_key = $1")
             .bind(key)
@@ -440,105 +295,7 @@ impl ErasureStore for SqliteGraph {
     async fn erase_user(&self, user_id: &str, at: DateTime<Utc>) -> GraphResult<Erasure> {
         let mut tx = self.begin().await?;
         let mut out = Erasure::default();
-        // Their graph first: nothing of it needs recounting.
-        let nodes: BTreeSet<String> = strings(
-            &mut tx,
-            "SELECT entity_key FROM nodes WHERE user_id = $1",
-            user_id,
-        )
-        .await?
-        .into_iter()
-        .collect();
-        let facts = strings(
-            &mut tx,
-            "SELECT fact_id FROM facts WHERE user_id = $1",
-            user_id,
-        )
-        .await?;
-        delete_fact_chains(&mut tx, &facts, &mut out).await?;
-        delete_nodes(&mut tx, &nodes, &mut out).await?;
-        // Whatever was not reachable from their nodes (nothing, normally).
-        out.notes += by_user(&mut tx, "DELETE FROM notes WHERE user_id = $1", user_id).await?;
-        out.relationships += by_user(
-            &mut tx,
-            "DELETE FROM relationships WHERE user_id = $1",
-            user_id,
-        )
-        .await?;
-        out.storylines += by_user(
-            &mut tx,
-            "DELETE FROM storylines WHERE user_id = $1",
-            user_id,
-        )
-        .await?;
-        out.macros += by_user(&mut tx, "DELETE FROM macros WHERE user_id = $1", user_id).await?;
-        for sql in [
-            "DELETE FROM mentions WHERE user_id = $1",
-            "DELETE FROM derived_from WHERE user_id = $1",
-            "DELETE FROM extractions WHERE user_id = $1",
-        ] {
-            by_user(&mut tx, sql, user_id).await?;
-        }
-        // Their own Sources: nobody else drew on one without other participants, so
-        // those go at once; a team Source is erased as a single Source would be, so the
-        // other participants' graphs drawn from it are cleaned and recounted.
-        let solo = strings(
-            &mut tx,
-            "SELECT entity_key FROM sources s WHERE user_id = $1 AND NOT EXISTS (
-                 SELECT 1 FROM source_participants p WHERE p.source_key = s.entity_key AND p.user_id <> $1)
-             ORDER BY entity_key",
-            user_id,
-        )
-        .await?;
-        let facts = strings(
-            &mut tx,
-            "SELECT fact_id FROM fact_sources WHERE source_key IN (SELECT entity_key FROM sources WHERE user_id = $1)",
-            user_id,
-        )
-        .await?;
-        delete_fact_chains(&mut tx, &facts, &mut out).await?;
-        out.sources += by_user(
-            &mut tx,
-            "DELETE FROM sources WHERE user_id = $1 AND NOT EXISTS (
-                 SELECT 1 FROM source_participants p WHERE p.source_key = sources.entity_key AND p.user_id <> $1)",
-            user_id,
-        )
-        .await?;
-        out.source_keys.extend(solo);
-        let team = strings(
-            &mut tx,
-            "SELECT entity_key FROM sources WHERE user_id = $1 ORDER BY entity_key",
-            user_id,
-        )
-        .await?;
-        let at = micros(at);
-        for key in &team {
-            erase_source_in(&mut tx, key, at, &mut out).await?;
-        }
-        // They leave other users' team Sources.
-        sqlx::query(
-            "UPDATE sources SET participants =
-                (SELECT json_group_array(value) FROM json_each(sources.participants) WHERE value <> $1),
-                updated_at = $2
-             WHERE entity_key IN (SELECT source_key FROM source_participants WHERE user_id = $1)",
-        )
-        .bind(user_id)
-        .bind(at)
-        .execute(&mut *tx)
-        .await?;
-        out.events += sqlx::query("DELETE FROM lifecycle_events WHERE user_id = $1")
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        // Their id leaves the search indexes' change log too, and with it every other
-        // entry: a process still holding their memories (any user's part that includes
-        // a team Source of theirs) cannot catch up from a log that no longer reaches
-        // back to where it stands, so it loads anew what it next searches. (Erasing a
-        // user is rare; a reload costs about a second per 10⁴ Sources.)
-        sqlx::query("DELETE FROM search_vector_log")
-            .execute(&mut *tx)
-            .await?;
+        erase_user_in(&mut tx, user_id, micros(at), &mut out).await?;
         tx.commit().await?;
         // This process holds none of their vectors any more.
         self.vectors.forget_user(user_id);

@@ -3,15 +3,16 @@
 //! Each step only changes something the first time: a second application of the same
 //! write is a no-op.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::{Sqlite, Transaction};
 
 use super::{SqliteGraph, micros};
-use crate::domain::{Actor, LifecycleEvent, MemoryKind, MemoryState};
 use crate::domain::{
-    ExtractionOutcome, ExtractionWrite, Lifecycle, NodeRef, NodeUpsert, NoteTarget, TtlPolicy,
+    Actor, ExtractionOutcome, ExtractionWrite, Lifecycle, LifecycleEvent, MemoryKind, MemoryState,
+    NodeRef, NodeUpsert, NoteTarget, TtlPolicy,
 };
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{ExtractionStore, GraphError, GraphResult};
 use crate::ids;
 
 type Tx = Transaction<'static, Sqlite>;
@@ -20,141 +21,6 @@ const MARK_NODE_DIRTY: &str =
     "UPDATE nodes SET is_dirty = 1, updated_at = $2 WHERE entity_key = $1";
 const MARK_REL_DIRTY: &str =
     "UPDATE relationships SET is_dirty = 1, updated_at = $2 WHERE rel_key = $1";
-
-impl SqliteGraph {
-    pub(super) async fn write_extraction_impl(
-        &self,
-        w: &ExtractionWrite,
-    ) -> GraphResult<ExtractionOutcome> {
-        let mut tx = self.begin().await?;
-        let mut out = ExtractionOutcome::default();
-        let status: Option<String> = sqlx::query_scalar(
-            "SELECT status FROM extractions WHERE source_key = $1 AND user_id = $2",
-        )
-        .bind(&w.source_key)
-        .bind(&w.user_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        if status.as_deref() == Some("extracted") {
-            out.already_complete = true;
-            return Ok(out);
-        }
-
-        let owner_key: Option<String> =
-            sqlx::query_scalar("SELECT entity_key FROM nodes WHERE user_id = $1 AND is_owner = 1")
-                .bind(&w.user_id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        for node in &w.nodes {
-            let (key, created) = merge_node(&mut tx, &w.user_id, node, w.at).await?;
-            out.nodes_created += usize::from(created);
-            out.node_keys.push(key);
-        }
-        let resolve = |r: NodeRef| -> GraphResult<String> {
-            match r {
-                NodeRef::Extracted(i) => out_key(&out.node_keys, i),
-                NodeRef::Owner => owner_key.clone().ok_or_else(|| {
-                    GraphError::Conflict(format!(
-                        "user {} has no owner Person (no profile)",
-                        w.user_id
-                    ))
-                }),
-            }
-        };
-
-        for key in out.node_keys.clone() {
-            out.mentions_created += usize::from(mention(&mut tx, w, &key).await?);
-        }
-
-        let mut rel_keys = Vec::with_capacity(w.relationships.len());
-        for rel in &w.relationships {
-            let (from, to) = (resolve(rel.from)?, resolve(rel.to)?);
-            let key = ids::relationship_key(&w.user_id, &from, &to, &rel.relationship_type);
-            let lc = Lifecycle::new(rel.confidence, TtlPolicy::Decay, w.at);
-            let created = sqlx::query(
-                "INSERT INTO relationships (rel_key, user_id, from_key, to_key, relationship_type,
-                    description, attitude, proximity, strength, created_by, salience, state, confidence,
-                    access_count, recall_frequency, last_recall_interval, decay_gradient, ttl_policy,
-                    created_at, updated_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $2, $10, $11, $12, 0, 0, 0, $13, $14, $15, $15)
-                 ON CONFLICT DO NOTHING",
-            )
-            .bind(&key)
-            .bind(&w.user_id)
-            .bind(&from)
-            .bind(&to)
-            .bind(&rel.relationship_type)
-            .bind(&rel.description)
-            .bind(&rel.attitude)
-            .bind(rel.proximity)
-            .bind(rel.strength)
-            .bind(lc.salience)
-            .bind(lc.state.as_str())
-            .bind(lc.confidence)
-            .bind(lc.decay_gradient)
-            .bind(lc.ttl_policy.as_str())
-            .bind(micros(w.at))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-                == 1;
-            out.relationships_created += usize::from(created);
-            // Provenance: erasing every Source a relationship came from erases it.
-            sqlx::query(
-                "INSERT OR IGNORE INTO relationship_sources (rel_key, source_key) VALUES ($1, $2)",
-            )
-            .bind(&key)
-            .bind(&w.source_key)
-            .execute(&mut *tx)
-            .await?;
-            rel_keys.push(key);
-        }
-
-        for note in &w.notes {
-            let (owner_kind, target, mark_dirty) = match note.target {
-                NoteTarget::Node(r) => ("node", resolve(r)?, MARK_NODE_DIRTY),
-                NoteTarget::Relationship(i) => {
-                    ("relationship", out_key(&rel_keys, i)?, MARK_REL_DIRTY)
-                }
-            };
-            let note_id = ids::note_id(&target, &w.user_id, Some(&w.source_key), &note.text);
-            let added = sqlx::query(
-                "INSERT INTO notes (owner_key, note_id, owner_kind, user_id, text, added_by, source_id,
-                    date_added, lifetime, expires_at)
-                 VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
-            )
-            .bind(&target)
-            .bind(&note_id)
-            .bind(owner_kind)
-            .bind(&w.user_id)
-            .bind(&note.text)
-            .bind(&w.source_key)
-            .bind(micros(w.at))
-            .bind(note.lifetime.as_str())
-            .bind(note.lifetime.expires_at(w.at).map(micros))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-                == 1;
-            if added {
-                out.notes_added += 1;
-                sqlx::query(mark_dirty)
-                    .bind(&target)
-                    .bind(micros(w.at))
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        }
-
-        for storyline_id in &w.storylines {
-            out.storylines_joined += usize::from(join_storyline(&mut tx, w, storyline_id).await?);
-        }
-
-        complete(&mut tx, w).await?;
-        tx.commit().await?;
-        Ok(out)
-    }
-}
 
 fn out_key(keys: &[String], i: usize) -> GraphResult<String> {
     keys.get(i)
@@ -348,4 +214,137 @@ async fn complete(tx: &mut Tx, w: &ExtractionWrite) -> GraphResult<()> {
         .await?;
     }
     Ok(())
+}
+
+#[async_trait]
+impl ExtractionStore for SqliteGraph {
+    async fn write_extraction(&self, w: &ExtractionWrite) -> GraphResult<ExtractionOutcome> {
+        let mut tx = self.begin().await?;
+        let mut out = ExtractionOutcome::default();
+        let status: Option<String> = sqlx::query_scalar(
+            "SELECT status FROM extractions WHERE source_key = $1 AND user_id = $2",
+        )
+        .bind(&w.source_key)
+        .bind(&w.user_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if status.as_deref() == Some("extracted") {
+            out.already_complete = true;
+            return Ok(out);
+        }
+
+        let owner_key: Option<String> =
+            sqlx::query_scalar("SELECT entity_key FROM nodes WHERE user_id = $1 AND is_owner = 1")
+                .bind(&w.user_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        for node in &w.nodes {
+            let (key, created) = merge_node(&mut tx, &w.user_id, node, w.at).await?;
+            out.nodes_created += usize::from(created);
+            out.node_keys.push(key);
+        }
+        let resolve = |r: NodeRef| -> GraphResult<String> {
+            match r {
+                NodeRef::Extracted(i) => out_key(&out.node_keys, i),
+                NodeRef::Owner => owner_key.clone().ok_or_else(|| {
+                    GraphError::Conflict(format!(
+                        "user {} has no owner Person (no profile)",
+                        w.user_id
+                    ))
+                }),
+            }
+        };
+
+        for key in out.node_keys.clone() {
+            out.mentions_created += usize::from(mention(&mut tx, w, &key).await?);
+        }
+
+        let mut rel_keys = Vec::with_capacity(w.relationships.len());
+        for rel in &w.relationships {
+            let (from, to) = (resolve(rel.from)?, resolve(rel.to)?);
+            let key = ids::relationship_key(&w.user_id, &from, &to, &rel.relationship_type);
+            let lc = Lifecycle::new(rel.confidence, TtlPolicy::Decay, w.at);
+            let created = sqlx::query(
+                "INSERT INTO relationships (rel_key, user_id, from_key, to_key, relationship_type,
+                    description, attitude, proximity, strength, created_by, salience, state, confidence,
+                    access_count, recall_frequency, last_recall_interval, decay_gradient, ttl_policy,
+                    created_at, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $2, $10, $11, $12, 0, 0, 0, $13, $14, $15, $15)
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(&key)
+            .bind(&w.user_id)
+            .bind(&from)
+            .bind(&to)
+            .bind(&rel.relationship_type)
+            .bind(&rel.description)
+            .bind(&rel.attitude)
+            .bind(rel.proximity)
+            .bind(rel.strength)
+            .bind(lc.salience)
+            .bind(lc.state.as_str())
+            .bind(lc.confidence)
+            .bind(lc.decay_gradient)
+            .bind(lc.ttl_policy.as_str())
+            .bind(micros(w.at))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            out.relationships_created += usize::from(created);
+            // Provenance: erasing every Source a relationship came from erases it.
+            sqlx::query(
+                "INSERT OR IGNORE INTO relationship_sources (rel_key, source_key) VALUES ($1, $2)",
+            )
+            .bind(&key)
+            .bind(&w.source_key)
+            .execute(&mut *tx)
+            .await?;
+            rel_keys.push(key);
+        }
+
+        for note in &w.notes {
+            let (owner_kind, target, mark_dirty) = match note.target {
+                NoteTarget::Node(r) => ("node", resolve(r)?, MARK_NODE_DIRTY),
+                NoteTarget::Relationship(i) => {
+                    ("relationship", out_key(&rel_keys, i)?, MARK_REL_DIRTY)
+                }
+            };
+            let note_id = ids::note_id(&target, &w.user_id, Some(&w.source_key), &note.text);
+            let added = sqlx::query(
+                "INSERT INTO notes (owner_key, note_id, owner_kind, user_id, text, added_by, source_id,
+                    date_added, lifetime, expires_at)
+                 VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
+            )
+            .bind(&target)
+            .bind(&note_id)
+            .bind(owner_kind)
+            .bind(&w.user_id)
+            .bind(&note.text)
+            .bind(&w.source_key)
+            .bind(micros(w.at))
+            .bind(note.lifetime.as_str())
+            .bind(note.lifetime.expires_at(w.at).map(micros))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            if added {
+                out.notes_added += 1;
+                sqlx::query(mark_dirty)
+                    .bind(&target)
+                    .bind(micros(w.at))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+
+        for storyline_id in &w.storylines {
+            out.storylines_joined += usize::from(join_storyline(&mut tx, w, storyline_id).await?);
+        }
+
+        complete(&mut tx, w).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
 }

@@ -1,15 +1,29 @@
 //! A Source's per-user extraction records: requested, started, failed, stuck.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
 use super::{SqliteGraph, micros, opt_time, parse, time};
 use crate::domain::{ExtractionRecord, ExtractionStatus};
-use crate::graph::GraphResult;
+use crate::graph::{ExtractionRecordStore, GraphResult};
 
-impl SqliteGraph {
-    pub(super) async fn request_extraction_impl(
+fn extraction_from_row(r: &SqliteRow) -> sqlx::Result<ExtractionRecord> {
+    Ok(ExtractionRecord {
+        source_key: r.try_get("source_key")?,
+        user_id: r.try_get("user_id")?,
+        status: parse::<ExtractionStatus>(r, "status")?,
+        requested_at: time(r, "requested_at")?,
+        started_at: opt_time(r, "started_at")?,
+        completed_at: opt_time(r, "completed_at")?,
+        error: r.try_get("error")?,
+    })
+}
+
+#[async_trait]
+impl ExtractionRecordStore for SqliteGraph {
+    async fn request_extraction(
         &self,
         source_key: &str,
         user_id: &str,
@@ -26,12 +40,12 @@ impl SqliteGraph {
         .bind(micros(at))
         .execute(&self.pool)
         .await?;
-        self.extraction_impl(source_key, user_id)
+        self.extraction(source_key, user_id)
             .await?
             .ok_or_else(|| anyhow::anyhow!("extraction record vanished").into())
     }
 
-    pub(super) async fn extraction_impl(
+    async fn extraction(
         &self,
         source_key: &str,
         user_id: &str,
@@ -44,10 +58,7 @@ impl SqliteGraph {
         Ok(row.as_ref().map(extraction_from_row).transpose()?)
     }
 
-    pub(super) async fn extractions_impl(
-        &self,
-        source_key: &str,
-    ) -> GraphResult<Vec<ExtractionRecord>> {
+    async fn extractions(&self, source_key: &str) -> GraphResult<Vec<ExtractionRecord>> {
         let rows = sqlx::query("SELECT * FROM extractions WHERE source_key = $1 ORDER BY user_id")
             .bind(source_key)
             .fetch_all(&self.pool)
@@ -59,7 +70,7 @@ impl SqliteGraph {
     }
 
     /// Marks an extraction in progress, creating the record if the job came first.
-    pub(super) async fn mark_extraction_started_impl(
+    async fn mark_extraction_started(
         &self,
         source_key: &str,
         user_id: &str,
@@ -90,7 +101,7 @@ impl SqliteGraph {
         Ok(())
     }
 
-    pub(super) async fn record_extraction_error_impl(
+    async fn record_extraction_error(
         &self,
         source_key: &str,
         user_id: &str,
@@ -112,7 +123,7 @@ impl SqliteGraph {
         Ok(())
     }
 
-    pub(super) async fn stuck_extractions_impl(
+    async fn stuck_extractions(
         &self,
         before: DateTime<Utc>,
         limit: usize,
@@ -130,16 +141,4 @@ impl SqliteGraph {
             .map(extraction_from_row)
             .collect::<Result<_, _>>()?)
     }
-}
-
-fn extraction_from_row(r: &SqliteRow) -> sqlx::Result<ExtractionRecord> {
-    Ok(ExtractionRecord {
-        source_key: r.try_get("source_key")?,
-        user_id: r.try_get("user_id")?,
-        status: parse::<ExtractionStatus>(r, "status")?,
-        requested_at: time(r, "requested_at")?,
-        started_at: opt_time(r, "started_at")?,
-        completed_at: opt_time(r, "completed_at")?,
-        error: r.try_get("error")?,
-    })
 }

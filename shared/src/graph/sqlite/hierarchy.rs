@@ -1,13 +1,15 @@
 //! Storyline and Macro promotion and refresh on SQLite.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
 use super::{SqliteGraph, encode_embedding, micros, time};
 use crate::domain::{Macro, SourceBrief, Storyline};
-use crate::graph::GraphResult;
-use crate::graph::maintenance::{MacroCandidateAnchor, StorylineCandidateAnchor, StorylineRules};
+use crate::graph::{
+    GraphResult, HierarchyStore, MacroCandidateAnchor, StorylineCandidateAnchor, StorylineRules,
+};
 
 /// Sources about an anchor that none of its Storylines includes yet.
 const UNCOVERED: &str =
@@ -27,8 +29,9 @@ pub(super) fn brief(r: &SqliteRow) -> sqlx::Result<SourceBrief> {
     })
 }
 
-impl SqliteGraph {
-    pub(super) async fn storyline_promotion_candidates_impl(
+#[async_trait]
+impl HierarchyStore for SqliteGraph {
+    async fn storyline_promotion_candidates(
         &self,
         rules: &StorylineRules,
         limit: usize,
@@ -74,7 +77,7 @@ impl SqliteGraph {
         Ok(out)
     }
 
-    pub(super) async fn dirty_storylines_impl(
+    async fn dirty_storylines(
         &self,
         active_since: DateTime<Utc>,
         limit: usize,
@@ -93,7 +96,7 @@ impl SqliteGraph {
             .collect::<sqlx::Result<_>>()?)
     }
 
-    pub(super) async fn storyline_briefs_impl(
+    async fn storyline_briefs(
         &self,
         storyline_id: &str,
         limit: usize,
@@ -112,7 +115,7 @@ impl SqliteGraph {
         Ok(rows.iter().map(brief).collect::<sqlx::Result<_>>()?)
     }
 
-    pub(super) async fn refresh_storyline_impl(
+    async fn refresh_storyline(
         &self,
         storyline_id: &str,
         description: &str,
@@ -132,7 +135,7 @@ impl SqliteGraph {
         Ok(())
     }
 
-    pub(super) async fn macro_promotion_candidates_impl(
+    async fn macro_promotion_candidates(
         &self,
         first_before: DateTime<Utc>,
         limit: usize,
@@ -171,7 +174,7 @@ impl SqliteGraph {
         Ok(out)
     }
 
-    pub(super) async fn dirty_macros_impl(&self, limit: usize) -> GraphResult<Vec<Macro>> {
+    async fn dirty_macros(&self, limit: usize) -> GraphResult<Vec<Macro>> {
         let rows = sqlx::query(
             "SELECT * FROM macros WHERE is_dirty = 1 AND state IN ('active', 'core')
              ORDER BY total_source_count DESC, macro_id LIMIT $1",
@@ -185,10 +188,7 @@ impl SqliteGraph {
             .collect::<sqlx::Result<_>>()?)
     }
 
-    pub(super) async fn macro_storylines_impl(
-        &self,
-        macro_id: &str,
-    ) -> GraphResult<Vec<Storyline>> {
+    async fn macro_storylines(&self, macro_id: &str) -> GraphResult<Vec<Storyline>> {
         let rows = sqlx::query(
             "SELECT st.* FROM macro_storylines ms JOIN storylines st ON st.storyline_id = ms.storyline_id
              WHERE ms.macro_id = $1 ORDER BY st.first_source_at, st.storyline_id",
@@ -202,7 +202,7 @@ impl SqliteGraph {
             .collect::<sqlx::Result<_>>()?)
     }
 
-    pub(super) async fn refresh_macro_impl(
+    async fn refresh_macro(
         &self,
         macro_id: &str,
         description: &str,

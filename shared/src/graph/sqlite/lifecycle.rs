@@ -2,6 +2,7 @@
 //! come from `MemoryKind` through the `per_kind!` macro: SQL text is never built from
 //! input.
 
+use async_trait::async_trait;
 use sha2::{Digest, Sha256};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, Sqlite, Transaction};
@@ -11,8 +12,7 @@ use super::{SqliteGraph, lifecycle, micros, parse, time};
 use crate::domain::{
     Actor, Lifecycle, LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, MemoryState,
 };
-use crate::graph::maintenance::last_change_per_key;
-use crate::graph::{GraphResult, LifecycleUpdate};
+use crate::graph::{GraphResult, LifecycleStore, LifecycleUpdate, last_change_per_key};
 
 /// Expands `$template!(table, key column)` for the table of `kind`.
 macro_rules! per_kind {
@@ -49,96 +49,6 @@ macro_rules! select_sql {
              FROM ", $table, " WHERE ", $key, " IN (SELECT value FROM json_each($1)) ORDER BY ", $key
         )
     };
-}
-
-impl SqliteGraph {
-    pub(super) async fn lifecycle_page_impl(
-        &self,
-        kind: MemoryKind,
-        after: Option<&str>,
-        limit: usize,
-    ) -> GraphResult<Vec<MemoryLifecycle>> {
-        let sql: &'static str = per_kind!(kind, page_sql);
-        let rows = sqlx::query(sql)
-            .bind(after.unwrap_or(""))
-            .bind(limit as i64)
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| memory_from_row(kind, r))
-            .collect::<sqlx::Result<_>>()?)
-    }
-
-    pub(super) async fn apply_lifecycle_impl(
-        &self,
-        changes: &[LifecycleChange],
-    ) -> GraphResult<()> {
-        if changes.is_empty() {
-            return Ok(());
-        }
-        let mut tx = self.begin().await?;
-        write_changes(&mut tx, changes).await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    pub(super) async fn memory_impl(
-        &self,
-        kind: MemoryKind,
-        key: &str,
-    ) -> GraphResult<Option<MemoryLifecycle>> {
-        let sql: &'static str = per_kind!(kind, select_sql);
-        let row = sqlx::query(sql)
-            .bind(serde_json::to_string(&[key]).map_err(anyhow::Error::from)?)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.as_ref().map(|r| memory_from_row(kind, r)).transpose()?)
-    }
-
-    /// Read, decide and write in one `BEGIN IMMEDIATE` transaction: the write lock is
-    /// held from the read on, so a concurrent update waits and then sees this one.
-    pub(super) async fn update_lifecycles_impl(
-        &self,
-        kind: MemoryKind,
-        keys: &[String],
-        update: &LifecycleUpdate<'_>,
-    ) -> GraphResult<Vec<LifecycleChange>> {
-        if keys.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut tx = self.begin().await?;
-        let sql: &'static str = per_kind!(kind, select_sql);
-        let rows = sqlx::query(sql)
-            .bind(serde_json::to_string(keys).map_err(anyhow::Error::from)?)
-            .fetch_all(&mut *tx)
-            .await?;
-        let mut changes = Vec::new();
-        for r in &rows {
-            if let Some(change) = update(&memory_from_row(kind, r)?) {
-                changes.push(change);
-            }
-        }
-        write_changes(&mut tx, &changes).await?;
-        tx.commit().await?;
-        Ok(changes)
-    }
-
-    pub(super) async fn lifecycle_events_impl(
-        &self,
-        memory_key: &str,
-    ) -> GraphResult<Vec<LifecycleEvent>> {
-        let rows = sqlx::query(
-            "SELECT * FROM lifecycle_events WHERE memory_key = $1 ORDER BY at, event_id",
-        )
-        .bind(memory_key)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(event_from_row)
-            .collect::<sqlx::Result<_>>()?)
-    }
 }
 
 fn memory_from_row(kind: MemoryKind, r: &SqliteRow) -> sqlx::Result<MemoryLifecycle> {
@@ -200,4 +110,85 @@ fn event_from_row(r: &SqliteRow) -> sqlx::Result<LifecycleEvent> {
         actor: parse::<Actor>(r, "actor")?,
         at: time(r, "at")?,
     })
+}
+
+#[async_trait]
+impl LifecycleStore for SqliteGraph {
+    async fn lifecycle_page(
+        &self,
+        kind: MemoryKind,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<MemoryLifecycle>> {
+        let sql: &'static str = per_kind!(kind, page_sql);
+        let rows = sqlx::query(sql)
+            .bind(after.unwrap_or(""))
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| memory_from_row(kind, r))
+            .collect::<sqlx::Result<_>>()?)
+    }
+
+    async fn apply_lifecycle(&self, changes: &[LifecycleChange]) -> GraphResult<()> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.begin().await?;
+        write_changes(&mut tx, changes).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn lifecycle_events(&self, memory_key: &str) -> GraphResult<Vec<LifecycleEvent>> {
+        let rows = sqlx::query(
+            "SELECT * FROM lifecycle_events WHERE memory_key = $1 ORDER BY at, event_id",
+        )
+        .bind(memory_key)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(event_from_row)
+            .collect::<sqlx::Result<_>>()?)
+    }
+
+    async fn memory(&self, kind: MemoryKind, key: &str) -> GraphResult<Option<MemoryLifecycle>> {
+        let sql: &'static str = per_kind!(kind, select_sql);
+        let row = sqlx::query(sql)
+            .bind(serde_json::to_string(&[key]).map_err(anyhow::Error::from)?)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(|r| memory_from_row(kind, r)).transpose()?)
+    }
+
+    /// Read, decide and write in one `BEGIN IMMEDIATE` transaction: the write lock is
+    /// held from the read on, so a concurrent update waits and then sees this one.
+    async fn update_lifecycles(
+        &self,
+        kind: MemoryKind,
+        keys: &[String],
+        update: &LifecycleUpdate<'_>,
+    ) -> GraphResult<Vec<LifecycleChange>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut tx = self.begin().await?;
+        let sql: &'static str = per_kind!(kind, select_sql);
+        let rows = sqlx::query(sql)
+            .bind(serde_json::to_string(keys).map_err(anyhow::Error::from)?)
+            .fetch_all(&mut *tx)
+            .await?;
+        let mut changes = Vec::new();
+        for r in &rows {
+            if let Some(change) = update(&memory_from_row(kind, r)?) {
+                changes.push(change);
+            }
+        }
+        write_changes(&mut tx, &changes).await?;
+        tx.commit().await?;
+        Ok(changes)
+    }
 }

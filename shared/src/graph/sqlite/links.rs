@@ -30,6 +30,58 @@ WHERE thread_key = $1 AND entity_key <> $2
        OR (coalesce(started_at, created_at) = $3 AND entity_key > $2))
 ORDER BY coalesce(started_at, created_at) ASC, entity_key ASC LIMIT 1";
 
+async fn insert_temporal(
+    tx: &mut Tx,
+    from: &str,
+    to: &str,
+    user_id: &str,
+    at: i64,
+) -> GraphResult<()> {
+    sqlx::query(
+        "INSERT INTO source_links (kind, from_key, to_key, user_id, confidence, created_at)
+         VALUES ('temporal', $1, $2, $3, 1.0, $4)
+         ON CONFLICT (kind, from_key, to_key) DO NOTHING",
+    )
+    .bind(from)
+    .bind(to)
+    .bind(user_id)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Before a Source is deleted: its neighbours in its thread follow each other directly
+/// (the links to it go with it, by cascade).
+pub(super) async fn bridge_temporal(tx: &mut Tx, key: &str, at: i64) -> GraphResult<()> {
+    let rows = sqlx::query(
+        "SELECT from_key, to_key, user_id FROM source_links
+         WHERE kind = 'temporal' AND (to_key = $1 OR from_key = $1)",
+    )
+    .bind(key)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut ends: HashMap<bool, (String, String)> = HashMap::new();
+    for r in &rows {
+        let from: String = r.try_get("from_key")?;
+        let to: String = r.try_get("to_key")?;
+        let user: String = r.try_get("user_id")?;
+        if to == key {
+            ends.insert(false, (from, user));
+        } else {
+            ends.insert(true, (to, user));
+        }
+    }
+    if let (Some((before, user)), Some((after, _))) = (ends.get(&false), ends.get(&true)) {
+        insert_temporal(tx, before, after, user, at).await?;
+        sqlx::query("UPDATE sources SET causal_pending = 1 WHERE entity_key = $1")
+            .bind(after)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
 #[async_trait]
 impl LinkStore for SqliteGraph {
     async fn link_temporal(
@@ -225,56 +277,4 @@ impl LinkStore for SqliteGraph {
             .collect::<sqlx::Result<_>>()
             .map_err(Into::into)
     }
-}
-
-async fn insert_temporal(
-    tx: &mut Tx,
-    from: &str,
-    to: &str,
-    user_id: &str,
-    at: i64,
-) -> GraphResult<()> {
-    sqlx::query(
-        "INSERT INTO source_links (kind, from_key, to_key, user_id, confidence, created_at)
-         VALUES ('temporal', $1, $2, $3, 1.0, $4)
-         ON CONFLICT (kind, from_key, to_key) DO NOTHING",
-    )
-    .bind(from)
-    .bind(to)
-    .bind(user_id)
-    .bind(at)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// Before a Source is deleted: its neighbours in its thread follow each other directly
-/// (the links to it go with it, by cascade).
-pub(super) async fn bridge_temporal(tx: &mut Tx, key: &str, at: i64) -> GraphResult<()> {
-    let rows = sqlx::query(
-        "SELECT from_key, to_key, user_id FROM source_links
-         WHERE kind = 'temporal' AND (to_key = $1 OR from_key = $1)",
-    )
-    .bind(key)
-    .fetch_all(&mut **tx)
-    .await?;
-    let mut ends: HashMap<bool, (String, String)> = HashMap::new();
-    for r in &rows {
-        let from: String = r.try_get("from_key")?;
-        let to: String = r.try_get("to_key")?;
-        let user: String = r.try_get("user_id")?;
-        if to == key {
-            ends.insert(false, (from, user));
-        } else {
-            ends.insert(true, (to, user));
-        }
-    }
-    if let (Some((before, user)), Some((after, _))) = (ends.get(&false), ends.get(&true)) {
-        insert_temporal(tx, before, after, user, at).await?;
-        sqlx::query("UPDATE sources SET causal_pending = 1 WHERE entity_key = $1")
-            .bind(after)
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(())
 }

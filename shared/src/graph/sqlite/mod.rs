@@ -18,21 +18,25 @@ use crate::domain::{Lifecycle, MemoryState, TtlPolicy};
 mod bulk;
 mod consolidation;
 mod decay;
+mod deletions;
+mod episodic;
+mod erase_user;
 mod erasure;
 mod extraction;
 mod extraction_records;
+mod fact_reads;
 mod facts;
 mod hierarchy;
 mod lifecycle;
 mod links;
-mod maintenance_store;
 mod note_search;
-mod reads;
+mod schema;
 mod search;
+mod semantic;
 mod sources;
 mod stats;
-mod store;
 mod storylines;
+mod views;
 
 /// The SQLite graph store.
 #[derive(Debug, Clone)]
@@ -248,4 +252,9 @@ pub(crate) fn lifecycle(row: &SqliteRow) -> sqlx::Result<Lifecycle> {
         created_at: time(row, "created_at")?,
         updated_at: time(row, "updated_at")?,
     })
+}
+
+/// Keys (or any list) as a JSON array, for `json_each` in a statement.
+pub(super) fn json<T: serde::Serialize + ?Sized>(keys: &T) -> crate::graph::GraphResult<String> {
+    Ok(serde_json::to_string(keys).map_err(anyhow::Error::from)?)
 }

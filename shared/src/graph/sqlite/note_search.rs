@@ -1,16 +1,17 @@
-//! Note search on SQLite (`ReadStore::search_notes`): the contentless FTS5 table
+//! Note search on SQLite (`NoteSearchStore::search_notes`): the contentless FTS5 table
 //! `notes_fts`, keyed by `note_docs.doc_id` and kept in step with `notes` by triggers
 //! (migration 0006), ranked by bm25; scope, the owner's state, expiry and an insight's
 //! `derived_from` Sources come from the graph tables in the same query.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
-use super::consolidation::SYSTEM_AUTHOR;
+use super::episodic::SYSTEM_AUTHOR;
 use super::{SqliteGraph, micros};
 use crate::domain::{MemoryKind, NoteHit, SearchScope, relationship_label};
-use crate::graph::GraphResult;
+use crate::graph::{GraphResult, NoteSearchStore};
 
 /// `$1` user, `$2` archived owners too, `$3`/`$4` the `date_added` range, `$5` the FTS5
 /// query, `$6` now (expired notes are left out), `$7` the insight author, `$8` the limit.
@@ -102,8 +103,9 @@ fn hit(r: &SqliteRow) -> GraphResult<NoteHit> {
     })
 }
 
-impl SqliteGraph {
-    pub(super) async fn search_notes_impl(
+#[async_trait]
+impl NoteSearchStore for SqliteGraph {
+    async fn search_notes(
         &self,
         scope: &SearchScope,
         terms: &[String],

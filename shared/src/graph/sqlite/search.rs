@@ -1,10 +1,9 @@
-//! [`ReadStore`] on SQLite: vector search over `search_docs` (a shortlist from the
+//! [`SearchStore`] on SQLite: vector search over `search_docs` (a shortlist from the
 //! user's vectors held in memory, `search/vectors/`, scored exactly from the stored
 //! rows; or, for a user whose vectors do not fit the memory budget, every stored vector
 //! streamed and scored here, top-k kept in a bounded heap), full-text search (BM25 over
 //! the user's text held in memory, `search/texts/`; FTS5 for a user whose text does
-//! not fit the memory budget), graph
-//! neighbours in SQL, the read views, and atomic lifecycle updates. Table and column
+//! not fit the memory budget), and graph neighbours in SQL. Table and column
 //! names come from the closed [`Target`] enum through `per_target!`: SQL text is never
 //! built from input.
 
@@ -14,49 +13,13 @@ use std::collections::BinaryHeap;
 use async_trait::async_trait;
 use futures::TryStreamExt;
 use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
 
-use super::storylines::storyline_from_row;
-use super::{SqliteGraph, micros, parse};
-use crate::domain::{
-    Hit, LifecycleChange, MemoryKind, MemoryLifecycle, MemoryState, MemoryStats, Neighbour,
-    Relationship, SearchScope, SourceMeta, SourcePassage, SourceType, Storyline, Target,
-};
-use crate::graph::{GraphResult, LifecycleUpdate, ReadStore};
+use super::{SqliteGraph, json, micros};
+use crate::domain::{Hit, Neighbour, SearchScope, Target};
+use crate::graph::{GraphResult, SearchStore};
 
-/// The documents of a user, of one target, visible in the scope (`$1` user, `$2` highest
-/// visibility, `$3`/`$4` time range). A team Source is visible to every participant.
-macro_rules! docs {
-    (source) => {
-        "search_docs d JOIN source_participants p ON p.source_key = d.key AND p.user_id = $1
-         WHERE d.target = 'source' AND d.visibility <= $2 AND d.at >= $3 AND d.at < $4"
-    };
-    ($target:literal) => {
-        concat!(
-            "search_docs d WHERE d.user_id = $1 AND d.target = '",
-            $target,
-            "' AND d.visibility <= $2 AND d.at >= $3 AND d.at < $4"
-        )
-    };
-}
-
-/// The scope's vectors; with `KEYS`, only those of the keys in `$5` (a JSON array).
-macro_rules! vector_sql {
-    ($docs:tt, KEYS) => {
-        concat!(
-            vector_sql!($docs),
-            " AND d.key IN (SELECT value FROM json_each($5))"
-        )
-    };
-    ($docs:tt) => {
-        concat!(
-            "SELECT d.key, d.embedding, d.passages FROM ",
-            docs!($docs),
-            " AND d.embedding IS NOT NULL"
-        )
-    };
-}
-
+#[macro_use]
+mod sql;
 mod cache;
 mod texts;
 mod vectors;
@@ -64,80 +27,9 @@ mod vectors;
 pub(crate) use texts::TextIndex;
 pub(crate) use vectors::VectorIndex;
 
-/// `$5` is the FTS5 query, `$6` the limit. bm25 is lower-is-better: the score is its
-/// negation. Column weights favour names and summaries.
-macro_rules! text_sql {
-    ($fts:literal, $weights:literal, $($docs:tt)+) => {
-        // The match is materialised first: joined directly, the planner may loop over
-        // the user's documents and re-run the whole full-text query for each one.
-        concat!(
-            "WITH m AS MATERIALIZED (SELECT rowid AS doc_id, -bm25(", $fts, $weights,
-            ") AS score FROM ", $fts, " WHERE ", $fts, " MATCH $5)
-             SELECT d.key, m.score AS score FROM m JOIN ", docs!($($docs)+),
-            " AND d.doc_id = m.doc_id
-             ORDER BY score DESC, d.key LIMIT $6"
-        )
-    };
-}
-
-/// Scope parameters `$1`–`$4`, seeds as a JSON array in `$5`, limit `$6`.
-const SOURCE_NEIGHBOURS: &str = concat!(
-    "SELECT m.source_key AS key, CAST(count(*) AS REAL) AS score, json_group_array(m.entity_key) AS via
-     FROM mentions m JOIN ",
-    docs!(source),
-    " AND d.key = m.source_key AND m.user_id = $1
-       AND m.entity_key IN (SELECT value FROM json_each($5))
-     GROUP BY m.source_key ORDER BY score DESC, max(d.at) DESC, m.source_key LIMIT $6"
-);
-
-const NODE_NEIGHBOURS: &str = concat!(
-    "SELECT x.other AS key, CAST(sum(x.strength) AS REAL) AS score, json_group_array(x.seed) AS via
-     FROM (SELECT r.to_key AS other, r.from_key AS seed, r.strength FROM relationships r
-           WHERE r.user_id = $1 AND r.from_key IN (SELECT value FROM json_each($5))
-             AND (r.state <> 'archived' OR $2 >= 1)
-           UNION ALL
-           SELECT r.from_key, r.to_key, r.strength FROM relationships r
-           WHERE r.user_id = $1 AND r.to_key IN (SELECT value FROM json_each($5))
-             AND (r.state <> 'archived' OR $2 >= 1)) x
-     JOIN ",
-    docs!("node"),
-    " AND d.key = x.other AND x.other NOT IN (SELECT value FROM json_each($5))
-     GROUP BY x.other ORDER BY score DESC, x.other LIMIT $6"
-);
-
-const STORYLINE_NEIGHBOURS: &str = concat!(
-    "SELECT s.storyline_id AS key, 1.0 AS score, json_array(s.anchor_key) AS via
-     FROM storylines s JOIN ",
-    docs!("storyline"),
-    " AND d.key = s.storyline_id AND s.anchor_key IN (SELECT value FROM json_each($5))
-     ORDER BY d.at DESC, s.storyline_id LIMIT $6"
-);
-
-const MACRO_NEIGHBOURS: &str = concat!(
-    "SELECT m.macro_id AS key, 1.0 AS score, json_array(m.anchor_key) AS via
-     FROM macros m JOIN ",
-    docs!("macro"),
-    " AND d.key = m.macro_id AND m.anchor_key IN (SELECT value FROM json_each($5))
-     ORDER BY d.at DESC, m.macro_id LIMIT $6"
-);
-
-const FACT_NEIGHBOURS: &str = concat!(
-    "SELECT a.fact_id AS key, CAST(count(*) AS REAL) AS score, json_group_array(a.entity_key) AS via
-     FROM fact_about a JOIN ",
-    docs!("fact"),
-    " AND d.key = a.fact_id AND a.entity_key IN (SELECT value FROM json_each($5))
-     GROUP BY a.fact_id ORDER BY score DESC, max(d.at) DESC, a.fact_id LIMIT $6"
-);
-
-macro_rules! source_meta {
-    ($($rest:literal),*) => {
-        concat!(
-            "SELECT s.entity_key, s.user_id, s.source_type, s.context_type, s.summary,
-                coalesce(s.started_at, s.created_at) AS event_at, s.state FROM sources s ",
-            $($rest),*
-        )
-    };
-}
+use sql::{
+    FACT_NEIGHBOURS, MACRO_NEIGHBOURS, NODE_NEIGHBOURS, SOURCE_NEIGHBOURS, STORYLINE_NEIGHBOURS,
+};
 
 /// A candidate in the top-k heap: the worst on top, so it is the one replaced. The
 /// passage that scored it rides along.
@@ -212,30 +104,8 @@ fn fts_query(terms: &[String]) -> Option<String> {
     (!quoted.is_empty()).then(|| quoted.join(" OR "))
 }
 
-/// The keys without repeats, first occurrence kept.
-fn distinct(keys: &[String]) -> Vec<&String> {
-    let mut seen = std::collections::HashSet::new();
-    keys.iter().filter(|k| seen.insert(*k)).collect()
-}
-
-fn json<T: serde::Serialize + ?Sized>(keys: &T) -> GraphResult<String> {
-    Ok(serde_json::to_string(keys).map_err(anyhow::Error::from)?)
-}
-
-fn meta_from_row(r: &SqliteRow) -> sqlx::Result<SourceMeta> {
-    Ok(SourceMeta {
-        entity_key: r.try_get("entity_key")?,
-        user_id: r.try_get("user_id")?,
-        source_type: parse::<SourceType>(r, "source_type")?,
-        context_type: r.try_get("context_type")?,
-        summary: r.try_get("summary")?,
-        event_time: super::time(r, "event_at")?,
-        state: parse::<MemoryState>(r, "state")?,
-    })
-}
-
 #[async_trait]
-impl ReadStore for SqliteGraph {
+impl SearchStore for SqliteGraph {
     async fn vector_search(
         &self,
         scope: &SearchScope,
@@ -411,118 +281,6 @@ impl ReadStore for SqliteGraph {
             })
             .collect::<sqlx::Result<_>>()
             .map_err(Into::into)
-    }
-
-    async fn search_notes(
-        &self,
-        scope: &SearchScope,
-        terms: &[String],
-        at: chrono::DateTime<chrono::Utc>,
-        limit: usize,
-    ) -> GraphResult<Vec<crate::domain::NoteHit>> {
-        self.search_notes_impl(scope, terms, at, limit).await
-    }
-
-    async fn passages(&self, source_keys: &[String]) -> GraphResult<Vec<SourcePassage>> {
-        let rows = sqlx::query(
-            "SELECT p.source_key, p.ordinal, p.text
-             FROM json_each($1) k JOIN source_passages p ON p.source_key = k.value
-             ORDER BY k.key, p.ordinal",
-        )
-        .bind(json(&distinct(source_keys))?)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(SourcePassage {
-                    source_key: r.try_get("source_key")?,
-                    ordinal: u32::try_from(r.try_get::<i64, _>("ordinal")?).unwrap_or(u32::MAX),
-                    text: r.try_get("text")?,
-                })
-            })
-            .collect::<sqlx::Result<_>>()
-            .map_err(Into::into)
-    }
-
-    async fn source_metas(&self, keys: &[String]) -> GraphResult<Vec<SourceMeta>> {
-        let rows = sqlx::query(source_meta!(
-            "WHERE s.entity_key IN (SELECT value FROM json_each($1))"
-        ))
-        .bind(json(keys)?)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut metas = rows
-            .iter()
-            .map(meta_from_row)
-            .collect::<sqlx::Result<Vec<_>>>()?;
-        metas.sort_by_key(|m| keys.iter().position(|k| *k == m.entity_key));
-        Ok(metas)
-    }
-
-    async fn relationships_of(
-        &self,
-        user_id: &str,
-        node_keys: &[String],
-        limit: usize,
-    ) -> GraphResult<Vec<Relationship>> {
-        let rows = sqlx::query(
-            "SELECT * FROM relationships WHERE user_id = $1
-               AND (from_key IN (SELECT value FROM json_each($2))
-                    OR to_key IN (SELECT value FROM json_each($2)))
-             ORDER BY strength DESC, rel_key LIMIT $3",
-        )
-        .bind(user_id)
-        .bind(json(node_keys)?)
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
-        self.relationships_with_notes(rows).await
-    }
-
-    async fn node_sources(&self, entity_key: &str, limit: usize) -> GraphResult<Vec<SourceMeta>> {
-        let rows = sqlx::query(source_meta!(
-            "JOIN mentions m ON m.source_key = s.entity_key
-             WHERE m.entity_key = $1 ORDER BY event_at DESC, s.entity_key LIMIT $2"
-        ))
-        .bind(entity_key)
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(meta_from_row)
-            .collect::<sqlx::Result<_>>()?)
-    }
-
-    async fn storylines_about(&self, anchor_key: &str) -> GraphResult<Vec<Storyline>> {
-        let rows = sqlx::query(
-            "SELECT * FROM storylines WHERE anchor_key = $1
-             ORDER BY coalesce(last_source_at, created_at) DESC, storyline_id",
-        )
-        .bind(anchor_key)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(storyline_from_row)
-            .collect::<sqlx::Result<_>>()?)
-    }
-
-    async fn memory_stats(&self, user_id: &str) -> GraphResult<MemoryStats> {
-        self.memory_stats_impl(user_id).await
-    }
-
-    async fn memory(&self, kind: MemoryKind, key: &str) -> GraphResult<Option<MemoryLifecycle>> {
-        self.memory_impl(kind, key).await
-    }
-
-    async fn update_lifecycles(
-        &self,
-        kind: MemoryKind,
-        keys: &[String],
-        update: &LifecycleUpdate<'_>,
-    ) -> GraphResult<Vec<LifecycleChange>> {
-        self.update_lifecycles_impl(kind, keys, update).await
     }
 }
 

@@ -1,6 +1,7 @@
 //! Sources (Phase 0/1): stored, processed, indexed; their extraction records are in
 //! `extraction_records.rs`.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
@@ -12,7 +13,7 @@ use super::{
 use crate::domain::{
     NewSource, Passage, ProcessedContent, ProcessingStatus, Source, SourceRef, SourceWrite,
 };
-use crate::graph::GraphResult;
+use crate::graph::{GraphResult, SourceStore};
 
 const INSERT_SOURCE: &str = "INSERT INTO sources (
     entity_key, user_id, team_id, participants, source_type, raw_content, provenance,
@@ -39,200 +40,6 @@ const STALE_INDEX: &str = "SELECT entity_key, user_id, processing_status FROM (
     SELECT entity_key, user_id, processing_status FROM sources
      WHERE processing_status <> 'raw' AND embedded_with > $1)
   ORDER BY +entity_key LIMIT $2";
-
-impl SqliteGraph {
-    pub(super) async fn create_source_impl(&self, s: &NewSource) -> GraphResult<SourceWrite> {
-        let l = &s.lifecycle;
-        let inserted = sqlx::query(INSERT_SOURCE)
-            .bind(&s.entity_key)
-            .bind(&s.user_id)
-            .bind(&s.team_id)
-            .bind(serde_json::to_string(&s.participants).map_err(anyhow::Error::from)?)
-            .bind(s.source_type.as_str())
-            .bind(s.raw_content.to_string())
-            .bind(s.provenance.as_ref().map(|p| p.to_string()))
-            .bind(&s.context_type)
-            .bind(opt_micros(s.started_at))
-            .bind(opt_micros(s.ended_at))
-            .bind(s.sensitivity.as_str())
-            .bind(&s.idempotency_key)
-            .bind(&s.external_id)
-            .bind(&s.content_hash)
-            .bind(l.salience)
-            .bind(l.state.as_str())
-            .bind(l.confidence)
-            .bind(l.access_count)
-            .bind(l.recall_frequency)
-            .bind(l.last_recall_interval)
-            .bind(l.decay_gradient)
-            .bind(l.ttl_policy.as_str())
-            .bind(l.pinned)
-            .bind(micros(l.created_at))
-            .bind(micros(l.updated_at))
-            .execute(&self.pool)
-            .await?
-            .rows_affected()
-            == 1;
-        let stored = self
-            .source_impl(&s.entity_key)
-            .await?
-            .ok_or_else(|| anyhow::anyhow!("source {} vanished after insert", s.entity_key))?;
-        Ok(if inserted {
-            SourceWrite::Created(stored)
-        } else {
-            SourceWrite::Existing(stored)
-        })
-    }
-
-    pub(super) async fn source_impl(&self, key: &str) -> GraphResult<Option<Source>> {
-        let row = sqlx::query("SELECT * FROM sources WHERE entity_key = $1")
-            .bind(key)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.as_ref().map(source_from_row).transpose()?)
-    }
-
-    pub(super) async fn sources_for_user_impl(
-        &self,
-        user_id: &str,
-        after: Option<&str>,
-        limit: usize,
-    ) -> GraphResult<Vec<Source>> {
-        let rows = sqlx::query(
-            "SELECT * FROM sources WHERE user_id = $1 AND entity_key > $2 ORDER BY entity_key LIMIT $3",
-        )
-        .bind(user_id)
-        .bind(after.unwrap_or(""))
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.iter().map(source_from_row).collect::<Result<_, _>>()?)
-    }
-
-    pub(super) async fn mark_processing_started_impl(
-        &self,
-        key: &str,
-        at: DateTime<Utc>,
-    ) -> GraphResult<()> {
-        sqlx::query(
-            "UPDATE sources SET processing_started_at = $2, updated_at = $2 WHERE entity_key = $1",
-        )
-        .bind(key)
-        .bind(micros(at))
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    pub(super) async fn save_processed_impl(
-        &self,
-        key: &str,
-        p: &ProcessedContent,
-        at: DateTime<Utc>,
-    ) -> GraphResult<bool> {
-        let mut tx = self.begin().await?;
-        let done = sqlx::query(
-            "UPDATE sources SET content = $2, summary = $3, keywords = $4, tags = $5, embedding = $6,
-                embedded_with = NULLIF($8, ''),
-                processing_status = CASE WHEN processing_status = 'raw' THEN 'processed' ELSE processing_status END,
-                processing_completed_at = $7, processing_error = NULL, updated_at = $7
-             WHERE entity_key = $1",
-        )
-        .bind(key)
-        .bind(&p.content)
-        .bind(&p.summary)
-        .bind(serde_json::to_string(&p.keywords).map_err(anyhow::Error::from)?)
-        .bind(serde_json::to_string(&p.tags).map_err(anyhow::Error::from)?)
-        .bind(encode_embedding(Some(&p.embedding)))
-        .bind(micros(at))
-        .bind(&p.embedded_with)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if done != 1 {
-            return Ok(false);
-        }
-        replace_passages(&mut tx, key, &p.passages).await?;
-        tx.commit().await?;
-        Ok(true)
-    }
-
-    pub(super) async fn save_index_impl(
-        &self,
-        key: &str,
-        embedding: &[f32],
-        passages: &[Passage],
-        embedded_with: &str,
-        at: DateTime<Utc>,
-    ) -> GraphResult<bool> {
-        let mut tx = self.begin().await?;
-        let done = sqlx::query(
-            "UPDATE sources SET embedding = $2, embedded_with = NULLIF($3, ''),
-                processing_error = NULL, updated_at = $4
-             WHERE entity_key = $1",
-        )
-        .bind(key)
-        .bind(encode_embedding(Some(embedding)))
-        .bind(embedded_with)
-        .bind(micros(at))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if done != 1 {
-            return Ok(false);
-        }
-        replace_passages(&mut tx, key, passages).await?;
-        tx.commit().await?;
-        Ok(true)
-    }
-
-    pub(super) async fn record_processing_error_impl(
-        &self,
-        key: &str,
-        error: Option<&str>,
-        at: DateTime<Utc>,
-    ) -> GraphResult<()> {
-        sqlx::query(
-            "UPDATE sources SET processing_error = $2, updated_at = $3 WHERE entity_key = $1",
-        )
-        .bind(key)
-        .bind(error)
-        .bind(micros(at))
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    pub(super) async fn stuck_sources_impl(
-        &self,
-        before: DateTime<Utc>,
-        limit: usize,
-    ) -> GraphResult<Vec<SourceRef>> {
-        let rows = sqlx::query(
-            "SELECT entity_key, user_id, processing_status FROM sources
-             WHERE processing_status IN ('raw', 'processed') AND updated_at < $1
-             ORDER BY updated_at LIMIT $2",
-        )
-        .bind(micros(before))
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.iter().map(source_ref).collect::<sqlx::Result<_>>()?)
-    }
-
-    pub(super) async fn stale_index_impl(
-        &self,
-        embedded_with: &str,
-        limit: usize,
-    ) -> GraphResult<Vec<SourceRef>> {
-        let rows = sqlx::query(STALE_INDEX)
-            .bind(embedded_with)
-            .bind(limit as i64)
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(rows.iter().map(source_ref).collect::<sqlx::Result<_>>()?)
-    }
-}
 
 fn source_from_row(r: &SqliteRow) -> sqlx::Result<Source> {
     let json = |col: &str| -> sqlx::Result<Option<serde_json::Value>> {
@@ -322,10 +129,197 @@ fn pack_passages(passages: &[Passage]) -> Option<Vec<u8>> {
     })
 }
 
+#[async_trait]
+impl SourceStore for SqliteGraph {
+    async fn create_source(&self, s: &NewSource) -> GraphResult<SourceWrite> {
+        let l = &s.lifecycle;
+        let inserted = sqlx::query(INSERT_SOURCE)
+            .bind(&s.entity_key)
+            .bind(&s.user_id)
+            .bind(&s.team_id)
+            .bind(serde_json::to_string(&s.participants).map_err(anyhow::Error::from)?)
+            .bind(s.source_type.as_str())
+            .bind(s.raw_content.to_string())
+            .bind(s.provenance.as_ref().map(|p| p.to_string()))
+            .bind(&s.context_type)
+            .bind(opt_micros(s.started_at))
+            .bind(opt_micros(s.ended_at))
+            .bind(s.sensitivity.as_str())
+            .bind(&s.idempotency_key)
+            .bind(&s.external_id)
+            .bind(&s.content_hash)
+            .bind(l.salience)
+            .bind(l.state.as_str())
+            .bind(l.confidence)
+            .bind(l.access_count)
+            .bind(l.recall_frequency)
+            .bind(l.last_recall_interval)
+            .bind(l.decay_gradient)
+            .bind(l.ttl_policy.as_str())
+            .bind(l.pinned)
+            .bind(micros(l.created_at))
+            .bind(micros(l.updated_at))
+            .execute(&self.pool)
+            .await?
+            .rows_affected()
+            == 1;
+        let stored = self
+            .source(&s.entity_key)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("source {} vanished after insert", s.entity_key))?;
+        Ok(if inserted {
+            SourceWrite::Created(stored)
+        } else {
+            SourceWrite::Existing(stored)
+        })
+    }
+
+    async fn source(&self, key: &str) -> GraphResult<Option<Source>> {
+        let row = sqlx::query("SELECT * FROM sources WHERE entity_key = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(source_from_row).transpose()?)
+    }
+
+    async fn sources_for_user(
+        &self,
+        user_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<Source>> {
+        let rows = sqlx::query(
+            "SELECT * FROM sources WHERE user_id = $1 AND entity_key > $2 ORDER BY entity_key LIMIT $3",
+        )
+        .bind(user_id)
+        .bind(after.unwrap_or(""))
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(source_from_row).collect::<Result<_, _>>()?)
+    }
+
+    async fn mark_processing_started(&self, key: &str, at: DateTime<Utc>) -> GraphResult<()> {
+        sqlx::query(
+            "UPDATE sources SET processing_started_at = $2, updated_at = $2 WHERE entity_key = $1",
+        )
+        .bind(key)
+        .bind(micros(at))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn save_processed(
+        &self,
+        key: &str,
+        p: &ProcessedContent,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        let mut tx = self.begin().await?;
+        let done = sqlx::query(
+            "UPDATE sources SET content = $2, summary = $3, keywords = $4, tags = $5, embedding = $6,
+                embedded_with = NULLIF($8, ''),
+                processing_status = CASE WHEN processing_status = 'raw' THEN 'processed' ELSE processing_status END,
+                processing_completed_at = $7, processing_error = NULL, updated_at = $7
+             WHERE entity_key = $1",
+        )
+        .bind(key)
+        .bind(&p.content)
+        .bind(&p.summary)
+        .bind(serde_json::to_string(&p.keywords).map_err(anyhow::Error::from)?)
+        .bind(serde_json::to_string(&p.tags).map_err(anyhow::Error::from)?)
+        .bind(encode_embedding(Some(&p.embedding)))
+        .bind(micros(at))
+        .bind(&p.embedded_with)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if done != 1 {
+            return Ok(false);
+        }
+        replace_passages(&mut tx, key, &p.passages).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn save_index(
+        &self,
+        key: &str,
+        embedding: &[f32],
+        passages: &[Passage],
+        embedded_with: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<bool> {
+        let mut tx = self.begin().await?;
+        let done = sqlx::query(
+            "UPDATE sources SET embedding = $2, embedded_with = NULLIF($3, ''),
+                processing_error = NULL, updated_at = $4
+             WHERE entity_key = $1",
+        )
+        .bind(key)
+        .bind(encode_embedding(Some(embedding)))
+        .bind(embedded_with)
+        .bind(micros(at))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if done != 1 {
+            return Ok(false);
+        }
+        replace_passages(&mut tx, key, passages).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn record_processing_error(
+        &self,
+        key: &str,
+        error: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        sqlx::query(
+            "UPDATE sources SET processing_error = $2, updated_at = $3 WHERE entity_key = $1",
+        )
+        .bind(key)
+        .bind(error)
+        .bind(micros(at))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn stuck_sources(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<SourceRef>> {
+        let rows = sqlx::query(
+            "SELECT entity_key, user_id, processing_status FROM sources
+             WHERE processing_status IN ('raw', 'processed') AND updated_at < $1
+             ORDER BY updated_at LIMIT $2",
+        )
+        .bind(micros(before))
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(source_ref).collect::<sqlx::Result<_>>()?)
+    }
+
+    async fn stale_index(&self, embedded_with: &str, limit: usize) -> GraphResult<Vec<SourceRef>> {
+        let rows = sqlx::query(STALE_INDEX)
+            .bind(embedded_with)
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(source_ref).collect::<sqlx::Result<_>>()?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::GraphStore;
+    use crate::graph::ports::*;
 
     /// The plan of the stale scan: seeks of the version index only, never a walk of the
     /// whole table, so a reconcile run that finds nothing stale reads nothing.

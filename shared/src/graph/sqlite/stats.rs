@@ -1,4 +1,4 @@
-//! A user's memory in numbers ([`crate::graph::ReadStore::memory_stats`]): one read
+//! A user's memory in numbers ([`crate::graph::StatsStore::memory_stats`]): one read
 //! transaction (one snapshot of the file), one grouped query per kind of memory, each
 //! reading the user's rows through an index on `user_id`.
 //!
@@ -8,6 +8,7 @@
 
 use std::str::FromStr;
 
+use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
@@ -15,7 +16,7 @@ use super::SqliteGraph;
 use crate::domain::{
     ExtractionStatus, MemoryKind, MemoryStats, NodeKind, ProcessingStatus, SourceLinkKind, count,
 };
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{GraphError, GraphResult, StatsStore};
 
 /// Sources by state and status; passages' text from `source_passages`, their vectors
 /// packed in the Source's `search_docs` row.
@@ -79,8 +80,23 @@ const MENTIONS: &str = "SELECT count(*) FROM mentions WHERE user_id = $1";
 const SOURCE_LINKS: &str =
     "SELECT kind, count(*) AS n FROM source_links WHERE user_id = $1 GROUP BY kind";
 
-impl SqliteGraph {
-    pub(super) async fn memory_stats_impl(&self, user_id: &str) -> GraphResult<MemoryStats> {
+fn parse<T: FromStr>(row: &SqliteRow, col: &str) -> GraphResult<T>
+where
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    Ok(super::parse::<T>(row, col)?)
+}
+
+fn add_storage(stats: &mut MemoryStats, row: &SqliteRow) -> GraphResult<()> {
+    let text: Option<i64> = row.try_get("text_chars")?;
+    let vectors: Option<i64> = row.try_get("vector_bytes")?;
+    stats.add_storage(text.unwrap_or(0), vectors.unwrap_or(0));
+    Ok(())
+}
+
+#[async_trait]
+impl StatsStore for SqliteGraph {
+    async fn memory_stats(&self, user_id: &str) -> GraphResult<MemoryStats> {
         let mut stats = MemoryStats::default();
         // A deferred transaction that only reads: every query sees the same snapshot.
         let mut tx = self.pool.begin().await?;
@@ -164,20 +180,6 @@ impl SqliteGraph {
     }
 }
 
-fn parse<T: FromStr>(row: &SqliteRow, col: &str) -> GraphResult<T>
-where
-    T::Err: std::error::Error + Send + Sync + 'static,
-{
-    Ok(super::parse::<T>(row, col)?)
-}
-
-fn add_storage(stats: &mut MemoryStats, row: &SqliteRow) -> GraphResult<()> {
-    let text: Option<i64> = row.try_get("text_chars")?;
-    let vectors: Option<i64> = row.try_get("vector_bytes")?;
-    stats.add_storage(text.unwrap_or(0), vectors.unwrap_or(0));
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,7 +191,7 @@ mod tests {
         let graph = SqliteGraph::open(&dir.path().join("graph.db"))
             .await
             .unwrap();
-        crate::graph::GraphStore::migrate(&graph).await.unwrap();
+        crate::graph::StoreAdmin::migrate(&graph).await.unwrap();
         for sql in [
             SOURCES,
             NODES,

@@ -1,16 +1,80 @@
 //! Storylines: creation (promotion, or by hand in tests) and the candidates a new
 //! Source may join.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
 use super::{SqliteGraph, decode_embedding, encode_embedding, lifecycle, micros, opt_time};
 use crate::domain::{Lifecycle, Macro, NewMacro, NewStoryline, NodeIdentity, Storyline};
-use crate::graph::{GraphError, GraphResult, StorylineCandidate};
+use crate::graph::{GraphError, GraphResult, StorylineCandidate, StorylineStore};
 
-impl SqliteGraph {
-    pub(super) async fn create_storyline_impl(&self, s: &NewStoryline) -> GraphResult<Storyline> {
+pub(super) fn macro_from_row(r: &SqliteRow) -> sqlx::Result<Macro> {
+    Ok(Macro {
+        macro_id: r.try_get("macro_id")?,
+        user_id: r.try_get("user_id")?,
+        anchor_key: r.try_get("anchor_key")?,
+        description: r.try_get("description")?,
+        embedding: decode_embedding(r, "embedding")?,
+        storyline_count: r.try_get("storyline_count")?,
+        total_source_count: r.try_get("total_source_count")?,
+        first_event_at: opt_time(r, "first_event_at")?,
+        last_event_at: opt_time(r, "last_event_at")?,
+        is_dirty: r.try_get("is_dirty")?,
+        lifecycle: lifecycle(r)?,
+    })
+}
+
+pub(super) fn storyline_from_row(r: &SqliteRow) -> sqlx::Result<Storyline> {
+    Ok(Storyline {
+        storyline_id: r.try_get("storyline_id")?,
+        user_id: r.try_get("user_id")?,
+        anchor_key: r.try_get("anchor_key")?,
+        description: r.try_get("description")?,
+        embedding: decode_embedding(r, "embedding")?,
+        source_count: r.try_get("source_count")?,
+        first_source_at: opt_time(r, "first_source_at")?,
+        last_source_at: opt_time(r, "last_source_at")?,
+        is_dirty: r.try_get("is_dirty")?,
+        lifecycle: lifecycle(r)?,
+    })
+}
+
+#[async_trait]
+impl StorylineStore for SqliteGraph {
+    async fn storyline_candidates(
+        &self,
+        user_id: &str,
+        anchors: &[NodeIdentity],
+        since: DateTime<Utc>,
+    ) -> GraphResult<Vec<StorylineCandidate>> {
+        let mut out = Vec::new();
+        for anchor in anchors {
+            let rows = sqlx::query(
+                "SELECT st.* FROM storylines st JOIN nodes n ON n.entity_key = st.anchor_key
+                 WHERE n.user_id = $1 AND n.kind = $2 AND n.identity_name = $3 AND n.entity_type = $4
+                   AND n.has_meso = 1 AND st.state IN ('active', 'core') AND st.last_source_at > $5
+                 ORDER BY st.last_source_at DESC LIMIT 3",
+            )
+            .bind(user_id)
+            .bind(anchor.kind.as_str())
+            .bind(&anchor.name)
+            .bind(anchor.entity_type.as_deref().unwrap_or(""))
+            .bind(micros(since))
+            .fetch_all(&self.pool)
+            .await?;
+            for r in &rows {
+                out.push(StorylineCandidate {
+                    anchor: anchor.clone(),
+                    storyline: storyline_from_row(r)?,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    async fn create_storyline(&self, s: &NewStoryline) -> GraphResult<Storyline> {
         let mut tx = self.begin().await?;
         let anchor_user: Option<String> =
             sqlx::query_scalar("SELECT user_id FROM nodes WHERE entity_key = $1")
@@ -97,12 +161,12 @@ impl SqliteGraph {
             .await?;
         }
         tx.commit().await?;
-        self.storyline_impl(&s.storyline_id)
+        self.storyline(&s.storyline_id)
             .await?
             .ok_or_else(|| GraphError::NotFound(format!("storyline {}", s.storyline_id)))
     }
 
-    pub(super) async fn storyline_impl(&self, id: &str) -> GraphResult<Option<Storyline>> {
+    async fn storyline(&self, id: &str) -> GraphResult<Option<Storyline>> {
         let row = sqlx::query("SELECT * FROM storylines WHERE storyline_id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
@@ -110,7 +174,7 @@ impl SqliteGraph {
         Ok(row.as_ref().map(storyline_from_row).transpose()?)
     }
 
-    pub(super) async fn storyline_sources_impl(&self, id: &str) -> GraphResult<Vec<String>> {
+    async fn storyline_sources(&self, id: &str) -> GraphResult<Vec<String>> {
         Ok(sqlx::query_scalar(
             "SELECT source_key FROM storyline_sources WHERE storyline_id = $1 ORDER BY source_key",
         )
@@ -119,10 +183,7 @@ impl SqliteGraph {
         .await?)
     }
 
-    pub(super) async fn storylines_for_user_impl(
-        &self,
-        user_id: &str,
-    ) -> GraphResult<Vec<Storyline>> {
+    async fn storylines_for_user(&self, user_id: &str) -> GraphResult<Vec<Storyline>> {
         let rows = sqlx::query("SELECT * FROM storylines WHERE user_id = $1 ORDER BY storyline_id")
             .bind(user_id)
             .fetch_all(&self.pool)
@@ -133,40 +194,7 @@ impl SqliteGraph {
             .collect::<Result<_, _>>()?)
     }
 
-    pub(super) async fn storyline_candidates_impl(
-        &self,
-        user_id: &str,
-        anchors: &[NodeIdentity],
-        since: DateTime<Utc>,
-    ) -> GraphResult<Vec<StorylineCandidate>> {
-        let mut out = Vec::new();
-        for anchor in anchors {
-            let rows = sqlx::query(
-                "SELECT st.* FROM storylines st JOIN nodes n ON n.entity_key = st.anchor_key
-                 WHERE n.user_id = $1 AND n.kind = $2 AND n.identity_name = $3 AND n.entity_type = $4
-                   AND n.has_meso = 1 AND st.state IN ('active', 'core') AND st.last_source_at > $5
-                 ORDER BY st.last_source_at DESC LIMIT 3",
-            )
-            .bind(user_id)
-            .bind(anchor.kind.as_str())
-            .bind(&anchor.name)
-            .bind(anchor.entity_type.as_deref().unwrap_or(""))
-            .bind(micros(since))
-            .fetch_all(&self.pool)
-            .await?;
-            for r in &rows {
-                out.push(StorylineCandidate {
-                    anchor: anchor.clone(),
-                    storyline: storyline_from_row(r)?,
-                });
-            }
-        }
-        Ok(out)
-    }
-}
-
-impl SqliteGraph {
-    pub(super) async fn create_macro_impl(&self, m: &NewMacro) -> GraphResult<Macro> {
+    async fn create_macro(&self, m: &NewMacro) -> GraphResult<Macro> {
         let mut tx = self.begin().await?;
         let lc = Lifecycle::promoted(m.at);
         let created = sqlx::query(
@@ -225,47 +253,16 @@ impl SqliteGraph {
                 .await?;
         }
         tx.commit().await?;
-        self.macro_impl(&m.macro_id).await?.ok_or_else(|| {
+        self.macro_by_id(&m.macro_id).await?.ok_or_else(|| {
             GraphError::NotFound(format!("anchor {} of user {}", m.anchor_key, m.user_id))
         })
     }
 
-    pub(super) async fn macro_impl(&self, id: &str) -> GraphResult<Option<Macro>> {
+    async fn macro_by_id(&self, id: &str) -> GraphResult<Option<Macro>> {
         let row = sqlx::query("SELECT * FROM macros WHERE macro_id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
         Ok(row.as_ref().map(macro_from_row).transpose()?)
     }
-}
-
-pub(super) fn macro_from_row(r: &SqliteRow) -> sqlx::Result<Macro> {
-    Ok(Macro {
-        macro_id: r.try_get("macro_id")?,
-        user_id: r.try_get("user_id")?,
-        anchor_key: r.try_get("anchor_key")?,
-        description: r.try_get("description")?,
-        embedding: decode_embedding(r, "embedding")?,
-        storyline_count: r.try_get("storyline_count")?,
-        total_source_count: r.try_get("total_source_count")?,
-        first_event_at: opt_time(r, "first_event_at")?,
-        last_event_at: opt_time(r, "last_event_at")?,
-        is_dirty: r.try_get("is_dirty")?,
-        lifecycle: lifecycle(r)?,
-    })
-}
-
-pub(super) fn storyline_from_row(r: &SqliteRow) -> sqlx::Result<Storyline> {
-    Ok(Storyline {
-        storyline_id: r.try_get("storyline_id")?,
-        user_id: r.try_get("user_id")?,
-        anchor_key: r.try_get("anchor_key")?,
-        description: r.try_get("description")?,
-        embedding: decode_embedding(r, "embedding")?,
-        source_count: r.try_get("source_count")?,
-        first_source_at: opt_time(r, "first_source_at")?,
-        last_source_at: opt_time(r, "last_source_at")?,
-        is_dirty: r.try_get("is_dirty")?,
-        lifecycle: lifecycle(r)?,
-    })
 }

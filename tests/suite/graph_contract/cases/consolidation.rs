@@ -6,7 +6,7 @@ use cosmo_shared::domain::{
     Actor, LifecycleEvent, MemoryKind, MemoryState, NodeRef, NodeUpsert, Note, NoteLifetime,
     NoteTarget, ProcessedContent, Relationship, SemanticNode, SourceBrief,
 };
-use cosmo_shared::graph::maintenance::{ClusterRules, EpisodicConsolidation, SourceCluster};
+use cosmo_shared::graph::{ClusterRules, EpisodicConsolidation, SourceCluster};
 use cosmo_shared::graph::{GraphSnapshot, GraphStore};
 use serde_json::json;
 

@@ -2,7 +2,7 @@
 //! Storylines and Macros left empty.
 
 use cosmo_shared::domain::{FactFilter, NoteLifetime};
-use cosmo_shared::graph::maintenance::EpisodicConsolidation;
+use cosmo_shared::graph::EpisodicConsolidation;
 
 use super::super::read_support::*;
 use super::super::support::*;

@@ -7,8 +7,8 @@
 
 use chrono::{DateTime, Utc};
 use cosmo_shared::domain::{MemoryKind, NodeRef, NoteHit, NoteLifetime, NoteTarget, SearchScope};
+use cosmo_shared::graph::EpisodicConsolidation;
 use cosmo_shared::graph::GraphStore;
-use cosmo_shared::graph::maintenance::EpisodicConsolidation;
 
 use super::super::read_support::*;
 use super::super::support::*;

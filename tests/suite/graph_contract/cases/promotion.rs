@@ -4,9 +4,7 @@
 use chrono::Duration;
 use cosmo_shared::domain::{MemoryKind, MemoryState, NewMacro, NewStoryline, Storyline};
 use cosmo_shared::graph::GraphStore;
-use cosmo_shared::graph::maintenance::{
-    MacroCandidateAnchor, StorylineCandidateAnchor, StorylineRules,
-};
+use cosmo_shared::graph::{MacroCandidateAnchor, StorylineCandidateAnchor, StorylineRules};
 use cosmo_shared::ids;
 
 use super::super::support::*;

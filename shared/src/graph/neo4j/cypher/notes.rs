@@ -1,4 +1,4 @@
-//! `cypher/notes/`: note search (`ReadStore::search_notes`) over the full-text indexes on
+//! `cypher/notes/`: note search (`NoteSearchStore::search_notes`) over the full-text indexes on
 //! the nodes' and relationships' `note_texts` (`schema/semantic_note_text`,
 //! `schema/relates_note_text`). Both take the scope (`user_id`, `include_archived`,
 //! `since`, `until`), the time notes must still be live at (`at`), the Lucene `query`

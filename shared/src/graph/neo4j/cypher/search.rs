@@ -59,7 +59,7 @@ pub const NEIGHBOURS_STORYLINE: Statement = neighbours!("search/neighbours_story
 pub const NEIGHBOURS_MACRO: Statement = neighbours!("search/neighbours_macro.cypher");
 pub const NEIGHBOURS_FACT: Statement = neighbours!("search/neighbours_fact.cypher");
 
-/// The over-fetched Source search of users with many Sources (`read_side/search.rs`).
+/// The over-fetched Source search of users with many Sources (`graph/neo4j/search.rs`).
 pub const SOURCE_COUNTS: Statement = statement!("search/source_counts.cypher", [user_id]);
 pub const VECTOR_SOURCE_FETCHED: Statement = statement!(
     "search/vector_source_fetched.cypher",

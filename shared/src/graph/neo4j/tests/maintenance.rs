@@ -13,8 +13,8 @@ use super::super::cypher::{lifecycle as lc, maintenance as mt};
 use super::super::{consolidation, decode, episodic, lifecycle};
 use super::{at, params, stored};
 use crate::domain::*;
-use crate::graph::MaintenanceStore;
-use crate::graph::maintenance::EpisodicConsolidation;
+use crate::graph::EpisodicConsolidation;
+use crate::graph::ports::*;
 use crate::graph::sqlite::SqliteGraph;
 use crate::ids;
 
@@ -187,7 +187,7 @@ async fn event_ids_agree_with_the_sqlite_store() {
     let sqlite = SqliteGraph::open(&dir.path().join("graph.db"))
         .await
         .unwrap();
-    crate::graph::GraphStore::migrate(&sqlite).await.unwrap();
+    crate::graph::StoreAdmin::migrate(&sqlite).await.unwrap();
     let e = event();
     sqlite
         .apply_lifecycle(&[LifecycleChange {

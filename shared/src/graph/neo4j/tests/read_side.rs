@@ -7,7 +7,7 @@ use neo4rs::BoltType;
 use super::super::bolt::Props;
 use super::super::cypher::{all, facts as fx, reads, search};
 use super::super::decode;
-use super::super::read_side::facts;
+use super::super::facts;
 use super::{at, params, row_of, stored};
 use crate::domain::*;
 

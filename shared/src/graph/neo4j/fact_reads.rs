@@ -2,13 +2,15 @@
 //! `explain_fact` — the fact, the chain of facts it replaced, what replaced it, its
 //! Sources and the nodes it is about, read in one transaction.
 
-use super::super::bolt::{Props, int, int_column, string_column};
-use super::super::cypher::facts as fx;
-use super::super::hierarchy::required;
-use super::super::{Neo4jGraph, decode, finish, txn_rows};
+use async_trait::async_trait;
+
+use super::bolt::{Props, int, int_column, string_column};
+use super::cypher::facts as fx;
 use super::facts::{fact, fact_in, superseded_by};
+use super::hierarchy::required;
+use super::{Neo4jGraph, decode, finish, txn_rows};
 use crate::domain::{Fact, FactExplanation, FactFilter, Weakness};
-use crate::graph::GraphResult;
+use crate::graph::{FactReadStore, GraphResult};
 
 async fn explain(txn: &mut neo4rs::Txn, fact_id: &str) -> GraphResult<Option<FactExplanation>> {
     let Some(explained) = fact_in(txn, &fx::GET, fact_id).await? else {
@@ -50,25 +52,14 @@ async fn explain(txn: &mut neo4rs::Txn, fact_id: &str) -> GraphResult<Option<Fac
     }))
 }
 
-impl Neo4jGraph {
-    pub(super) async fn explain_fact_impl(
-        &self,
-        fact_id: &str,
-    ) -> GraphResult<Option<FactExplanation>> {
-        self.retrying(|| async {
-            let mut txn = self.begin().await?;
-            let result = explain(&mut txn, fact_id).await;
-            finish(txn, result).await
-        })
-        .await
-    }
-
-    pub(super) async fn fact_impl(&self, fact_id: &str) -> GraphResult<Option<Fact>> {
+#[async_trait]
+impl FactReadStore for Neo4jGraph {
+    async fn fact(&self, fact_id: &str) -> GraphResult<Option<Fact>> {
         let q = fx::GET.bind().p("fact_id", fact_id);
         self.rows(q.query()?).await?.first().map(fact).transpose()
     }
 
-    pub(super) async fn facts_for_user_impl(
+    async fn facts_for_user(
         &self,
         user_id: &str,
         filter: FactFilter,
@@ -95,7 +86,16 @@ impl Neo4jGraph {
         Ok(facts)
     }
 
-    pub(super) async fn weak_facts_impl(
+    async fn explain_fact(&self, fact_id: &str) -> GraphResult<Option<FactExplanation>> {
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = explain(&mut txn, fact_id).await;
+            finish(txn, result).await
+        })
+        .await
+    }
+
+    async fn weak_facts(
         &self,
         user_id: &str,
         weakness: Weakness,

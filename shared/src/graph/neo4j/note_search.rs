@@ -1,4 +1,4 @@
-//! Note search on Neo4j (`ReadStore::search_notes`, `cypher/notes/`). Notes are parallel
+//! Note search on Neo4j (`NoteSearchStore::search_notes`, `cypher/notes/`). Notes are parallel
 //! list properties of their node or relationship, so the full-text indexes
 //! (`semantic_note_text`, `relates_note_text`, on `note_texts`) find and score owners,
 //! not notes: each statement returns the best `limit` owners in scope with all their
@@ -9,18 +9,19 @@
 
 use std::collections::BTreeMap;
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use neo4rs::{BoltType, Row};
 
-use super::super::Neo4jGraph;
-use super::super::bolt::{Props, column, int, opt, string_column};
-use super::super::cypher::notes as nx;
-use super::super::decode;
-use super::super::episodic::SYSTEM_AUTHOR;
+use super::Neo4jGraph;
+use super::bolt::{Props, column, int, opt, string_column};
+use super::cypher::notes as nx;
+use super::decode;
+use super::episodic::SYSTEM_AUTHOR;
+use super::lucene::escape_lucene;
 use super::porter::stem;
-use super::search::escape_lucene;
 use crate::domain::{MemoryKind, Note, NoteHit, SearchScope, relationship_label};
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{GraphError, GraphResult, NoteSearchStore};
 
 /// A Lucene query matching any of the terms in `note_texts`: each term an escaped,
 /// quoted phrase, as `text_search` quotes them. `None` when no term has a letter or
@@ -140,8 +141,54 @@ impl Pick<'_> {
     }
 }
 
-impl Neo4jGraph {
-    pub(super) async fn search_notes_impl(
+/// The notes of one owner row that hold the query's words, each with its share of them.
+fn owner_notes(row: &Row, kind: MemoryKind, pick: &Pick<'_>) -> GraphResult<Vec<(NoteHit, f64)>> {
+    let owner_key =
+        string_column(row, "owner_key")?.ok_or_else(|| backend("an owner without a key".into()))?;
+    let text = |name| Ok::<_, GraphError>(string_column(row, name)?.unwrap_or_default());
+    let about = match kind {
+        MemoryKind::Relationship => vec![text("from_key")?, text("to_key")?],
+        _ => vec![owner_key.clone()],
+    };
+    let owner = match kind {
+        MemoryKind::Relationship => relationship_label(
+            &text("from_name")?,
+            &text("relationship_type")?,
+            &text("to_name")?,
+        ),
+        _ => text("owner")?,
+    };
+    let score = float_column(row, "score")?;
+    let links = derived_links(row)?;
+    let notes = decode::notes(&Props::from_row(row, "notes")?)?;
+    Ok(pick
+        .notes(notes)
+        .into_iter()
+        .map(|(note, share)| {
+            let derived_from = sources_of(&note, &links);
+            (
+                NoteHit {
+                    note_id: note.note_id,
+                    text: note.text,
+                    owner_kind: kind,
+                    owner_key: owner_key.clone(),
+                    owner: owner.clone(),
+                    about: about.clone(),
+                    source_id: note.source_id,
+                    date_added: note.date_added,
+                    added_by: note.added_by,
+                    score,
+                    derived_from,
+                },
+                share,
+            )
+        })
+        .collect())
+}
+
+#[async_trait]
+impl NoteSearchStore for Neo4jGraph {
+    async fn search_notes(
         &self,
         scope: &SearchScope,
         terms: &[String],
@@ -216,51 +263,6 @@ impl Neo4jGraph {
         hits.truncate(limit);
         Ok(hits.into_iter().map(|(h, _)| h).collect())
     }
-}
-
-/// The notes of one owner row that hold the query's words, each with its share of them.
-fn owner_notes(row: &Row, kind: MemoryKind, pick: &Pick<'_>) -> GraphResult<Vec<(NoteHit, f64)>> {
-    let owner_key =
-        string_column(row, "owner_key")?.ok_or_else(|| backend("an owner without a key".into()))?;
-    let text = |name| Ok::<_, GraphError>(string_column(row, name)?.unwrap_or_default());
-    let about = match kind {
-        MemoryKind::Relationship => vec![text("from_key")?, text("to_key")?],
-        _ => vec![owner_key.clone()],
-    };
-    let owner = match kind {
-        MemoryKind::Relationship => relationship_label(
-            &text("from_name")?,
-            &text("relationship_type")?,
-            &text("to_name")?,
-        ),
-        _ => text("owner")?,
-    };
-    let score = float_column(row, "score")?;
-    let links = derived_links(row)?;
-    let notes = decode::notes(&Props::from_row(row, "notes")?)?;
-    Ok(pick
-        .notes(notes)
-        .into_iter()
-        .map(|(note, share)| {
-            let derived_from = sources_of(&note, &links);
-            (
-                NoteHit {
-                    note_id: note.note_id,
-                    text: note.text,
-                    owner_kind: kind,
-                    owner_key: owner_key.clone(),
-                    owner: owner.clone(),
-                    about: about.clone(),
-                    source_id: note.source_id,
-                    date_added: note.date_added,
-                    added_by: note.added_by,
-                    score,
-                    derived_from,
-                },
-                share,
-            )
-        })
-        .collect())
 }
 
 #[cfg(test)]

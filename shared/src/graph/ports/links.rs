@@ -5,8 +5,8 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use super::GraphResult;
 use crate::domain::{CausalCandidate, NewCausalLink, SourceLink};
+use crate::graph::GraphResult;
 
 /// How far back before a Source its causes are looked for, at most.
 pub const MAX_CAUSAL_WINDOW: usize = 8;

@@ -15,18 +15,19 @@
 //! queried with each plain word escaped and quoted, [`lucene_query`]), kept only when
 //! provably complete (`over_fetch`); the statements above answer otherwise.
 
-use neo4rs::{BoltType, Query, Row};
+use async_trait::async_trait;
+use neo4rs::{BoltType, Row};
 
-use super::super::Neo4jGraph;
-use super::super::bolt::{
+use super::Neo4jGraph;
+use super::bolt::{
     Props, bool_column, column, embedding, int, int_column, list, opt, strings_column,
 };
-use super::super::cypher::{Bind, Statement, search as sx};
-use super::super::hierarchy::required;
+use super::cypher::{Bind, Statement, search as sx};
 use super::distinct;
-use super::over_fetch::{proven, second_fetch};
+use super::hierarchy::required;
+use super::lucene::lucene_query;
 use crate::domain::{Hit, Neighbour, SearchScope, Target};
-use crate::graph::{GraphError, GraphResult, text_rank};
+use crate::graph::{GraphError, GraphResult, SearchStore, text_rank};
 
 /// How many candidates the single-precision pre-ranking keeps beyond `limit` before the
 /// exact scores decide (near-ties at the cut may order differently in single precision).
@@ -62,79 +63,6 @@ fn neighbours_statement(target: Target) -> &'static Statement {
     }
 }
 
-/// The fields each full-text index is queried on, with the SQLite store's FTS5 column
-/// weights as Lucene boosts (`None`: weight 1). A Concept's or Entity's `name` is its
-/// normalised display name.
-fn text_fields(target: Target) -> &'static [(&'static str, Option<&'static str>)] {
-    match target {
-        Target::Source => &[
-            ("summary", Some("2")),
-            ("content", None),
-            ("keywords", Some("1.5")),
-        ],
-        Target::Node => &[
-            ("name", Some("3")),
-            ("display_name", Some("3")),
-            ("description", None),
-        ],
-        Target::Storyline | Target::Macro => &[("description", None)],
-        Target::Fact => &[("text", None), ("value", Some("2"))],
-    }
-}
-
-/// Backslash-escapes every character Lucene's classic query syntax gives a meaning to,
-/// so a word is only ever a word.
-pub(super) fn escape_lucene(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if matches!(
-            c,
-            '\\' | '+'
-                | '-'
-                | '!'
-                | '('
-                | ')'
-                | ':'
-                | '^'
-                | '['
-                | ']'
-                | '"'
-                | '{'
-                | '}'
-                | '~'
-                | '*'
-                | '?'
-                | '|'
-                | '&'
-                | '/'
-        ) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// A Lucene query matching any of the terms in any of the target's fields: each term an
-/// escaped, quoted phrase (a word with an apostrophe or hyphen stays one phrase, as in
-/// the SQLite store's quoted FTS5 terms). `None` when no term has a letter or digit.
-pub(super) fn lucene_query(target: Target, terms: &[String]) -> Option<String> {
-    let mut clauses = Vec::new();
-    for term in terms.iter().map(|t| t.trim()) {
-        if !term.chars().any(char::is_alphanumeric) {
-            continue;
-        }
-        let phrase = format!("\"{}\"", escape_lucene(term));
-        for (field, boost) in text_fields(target) {
-            clauses.push(match boost {
-                Some(boost) => format!("{field}:{phrase}^{boost}"),
-                None => format!("{field}:{phrase}"),
-            });
-        }
-    }
-    (!clauses.is_empty()).then(|| clauses.join(" OR "))
-}
-
 /// Binds the scope every search statement takes.
 fn scoped(b: Bind, scope: &SearchScope) -> Bind {
     b.p("user_id", scope.user_id.as_str())
@@ -143,7 +71,7 @@ fn scoped(b: Bind, scope: &SearchScope) -> Bind {
         .p("until", opt(scope.until))
 }
 
-fn float_column(row: &Row, name: &str) -> GraphResult<f64> {
+pub(super) fn float_column(row: &Row, name: &str) -> GraphResult<f64> {
     match column(row, name)? {
         BoltType::Float(f) => Ok(f.value),
         BoltType::Integer(i) => Ok(i.value as f64),
@@ -210,8 +138,9 @@ fn counts_error(got: &BoltType) -> GraphError {
     ))
 }
 
-impl Neo4jGraph {
-    pub(super) async fn vector_search_impl(
+#[async_trait]
+impl SearchStore for Neo4jGraph {
+    async fn vector_search(
         &self,
         scope: &SearchScope,
         target: Target,
@@ -267,7 +196,7 @@ impl Neo4jGraph {
         self.rows(q.query()?).await?.iter().map(decode).collect()
     }
 
-    pub(super) async fn text_search_impl(
+    async fn text_search(
         &self,
         scope: &SearchScope,
         target: Target,
@@ -337,80 +266,7 @@ impl Neo4jGraph {
         )
     }
 
-    /// Whether `user_id` has so many Sources that their search goes through the shared
-    /// indexes (the counts [`Self::over_fetched`] just cached).
-    fn over_fetch_user(&self, user_id: &str, want: usize) -> bool {
-        let plan = &self.over_fetch;
-        plan.cached_counts(user_id)
-            .is_some_and(|(mine, all)| plan.fetch(mine, all, want).is_some())
-    }
-
-    /// A Source search answered from a top-k of the shared indexes (`over_fetch`), best
-    /// first (ties by key), or `None` when the user is searched exactly.
-    /// `statement(fetch)` returns one row of `hits` and `cut`; `read` decodes a hit and
-    /// its index score; `want` hits prove the answer complete.
-    async fn over_fetched(
-        &self,
-        user_id: &str,
-        want: usize,
-        statement: impl Fn(usize) -> GraphResult<Query>,
-        read: impl Fn(&Props) -> GraphResult<(Hit, f64)>,
-    ) -> GraphResult<Option<Vec<Hit>>> {
-        let plan = &self.over_fetch;
-        let counts = match plan.cached_counts(user_id) {
-            Some(c) => c,
-            None => {
-                let q = sx::SOURCE_COUNTS.bind().p("user_id", user_id).query()?;
-                let rows = self.rows(q).await?;
-                let row = rows.first().ok_or_else(|| {
-                    GraphError::Backend(anyhow::anyhow!("search/source_counts returned no row"))
-                })?;
-                let (mine, all) = (int_column(row, "mine")?, int_column(row, "sources")?);
-                let c = (mine.max(0) as u64, all.max(0) as u64);
-                plan.remember_counts(user_id, c.0, c.1);
-                c
-            }
-        };
-        let Some(first) = plan.fetch(counts.0, counts.1, want) else {
-            plan.count_exact();
-            return Ok(None);
-        };
-        for fetch in std::iter::once(first).chain(second_fetch(first)) {
-            let attempt = async {
-                let rows = self.rows(statement(fetch)?).await?;
-                let row = rows.first().ok_or_else(|| {
-                    GraphError::Backend(anyhow::anyhow!("an over-fetched search returned no row"))
-                })?;
-                let cut = float_column(row, "cut")?;
-                let (hits, scores): (Vec<Hit>, Vec<f64>) = Props::list_from_row(row, "hits")?
-                    .iter()
-                    .map(&read)
-                    .collect::<GraphResult<Vec<_>>>()?
-                    .into_iter()
-                    .unzip();
-                GraphResult::Ok(proven(&scores, cut, want).then_some(hits))
-            };
-            match attempt.await {
-                Ok(Some(mut hits)) => {
-                    plan.count_fetched();
-                    hits.sort_by(|a, b| {
-                        b.score.total_cmp(&a.score).then_with(|| a.key.cmp(&b.key))
-                    });
-                    return Ok(Some(hits));
-                }
-                Ok(None) => {}
-                Err(e) if plan.strict() => return Err(e),
-                Err(e) => {
-                    tracing::warn!(error = %e, "over-fetched Source search failed; searching exactly");
-                    break;
-                }
-            }
-        }
-        plan.count_fell_back();
-        Ok(None)
-    }
-
-    pub(super) async fn neighbours_impl(
+    async fn neighbours(
         &self,
         scope: &SearchScope,
         target: Target,
@@ -437,49 +293,5 @@ impl Neo4jGraph {
                 })
             })
             .collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn terms(t: &[&str]) -> Vec<String> {
-        t.iter().map(|s| (*s).to_owned()).collect()
-    }
-
-    #[test]
-    fn lucene_syntax_is_escaped() {
-        assert_eq!(escape_lucene("budget"), "budget");
-        assert_eq!(
-            escape_lucene(r#"a+b-c!(d):^[e]"{f}~*?|&/\"#),
-            r#"a\+b\-c\!\(d\)\:\^\[e\]\"\{f\}\~\*\?\|\&\/\\"#
-        );
-        assert_eq!(escape_lucene("o'brien AND co-op"), r"o'brien AND co\-op");
-    }
-
-    #[test]
-    fn every_term_is_a_quoted_phrase_in_every_field() {
-        assert_eq!(
-            lucene_query(Target::Fact, &terms(&["budget", "say \"hi\""])).unwrap(),
-            r#"text:"budget" OR value:"budget"^2 OR text:"say \"hi\"" OR value:"say \"hi\""^2"#
-        );
-        assert_eq!(
-            lucene_query(Target::Storyline, &terms(&["OR", "NOT"])).unwrap(),
-            r#"description:"OR" OR description:"NOT""#
-        );
-        assert_eq!(
-            lucene_query(Target::Source, &terms(&["x"])).unwrap(),
-            r#"summary:"x"^2 OR content:"x" OR keywords:"x"^1.5"#
-        );
-    }
-
-    #[test]
-    fn no_word_no_query() {
-        assert_eq!(lucene_query(Target::Node, &[]), None);
-        assert_eq!(
-            lucene_query(Target::Node, &terms(&["  ", "--", "\"*\""])),
-            None
-        );
     }
 }

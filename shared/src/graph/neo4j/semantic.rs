@@ -1,5 +1,6 @@
 //! Reading semantic nodes, relationships and mentions; the owner Person.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use neo4rs::Query;
 
@@ -8,45 +9,30 @@ use super::cypher::{owner, reads};
 use super::rows::bind_lifecycle;
 use super::{Neo4jGraph, decode, finish, txn_rows};
 use crate::domain::{Lifecycle, Mention, Relationship, SemanticNode, names};
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{GraphError, GraphResult, SemanticStore};
 use crate::ids;
 
-impl Neo4jGraph {
-    pub(super) async fn node_impl(&self, key: &str) -> GraphResult<Option<SemanticNode>> {
-        let rows = self
-            .rows(reads::NODE.bind().p("entity_key", key).query()?)
-            .await?;
-        rows.first().map(decode::node).transpose()
-    }
+/// `owner/create.cypher`: the owner Person from the profile's full name.
+pub(super) fn owner_create_query(
+    key: &str,
+    user_id: &str,
+    full_name: &str,
+    at: DateTime<Utc>,
+) -> GraphResult<Query> {
+    let b = super::words::bind(owner::CREATE.bind(), super::words::NAME, full_name)
+        .p("entity_key", key)
+        .p("user_id", user_id)
+        .p("canonical_name", names::canonical_person(full_name))
+        .p("name", full_name)
+        .p("at", at);
+    bind_lifecycle(b, &Lifecycle::owner(at)).query()
+}
 
-    pub(super) async fn nodes_for_user_impl(
-        &self,
-        user_id: &str,
-        after: Option<&str>,
-        limit: usize,
-    ) -> GraphResult<Vec<SemanticNode>> {
-        let q = reads::NODES_FOR_USER
-            .bind()
-            .p("user_id", user_id)
-            .p("after", after.unwrap_or(""))
-            .p("limit", int(limit));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(decode::node)
-            .collect()
-    }
-
-    pub(super) async fn owner_impl(&self, user_id: &str) -> GraphResult<Option<SemanticNode>> {
-        let rows = self
-            .rows(owner::GET.bind().p("user_id", user_id).query()?)
-            .await?;
-        rows.first().map(decode::node).transpose()
-    }
-
+#[async_trait]
+impl SemanticStore for Neo4jGraph {
     /// Creates the owner Person, promotes an extracted Person of the same canonical name
     /// to owner, or renames the owner; refuses a rename onto another existing Person.
-    pub(super) async fn upsert_owner_impl(
+    async fn upsert_owner(
         &self,
         user_id: &str,
         full_name: &str,
@@ -98,12 +84,44 @@ impl Neo4jGraph {
                 finish(txn, result).await
             })
             .await?;
-        self.node_impl(&key)
+        self.node(&key)
             .await?
             .ok_or_else(|| GraphError::NotFound(format!("owner of {user_id}")))
     }
 
-    pub(super) async fn relationships_for_user_impl(
+    async fn owner(&self, user_id: &str) -> GraphResult<Option<SemanticNode>> {
+        let rows = self
+            .rows(owner::GET.bind().p("user_id", user_id).query()?)
+            .await?;
+        rows.first().map(decode::node).transpose()
+    }
+
+    async fn node(&self, key: &str) -> GraphResult<Option<SemanticNode>> {
+        let rows = self
+            .rows(reads::NODE.bind().p("entity_key", key).query()?)
+            .await?;
+        rows.first().map(decode::node).transpose()
+    }
+
+    async fn nodes_for_user(
+        &self,
+        user_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<SemanticNode>> {
+        let q = reads::NODES_FOR_USER
+            .bind()
+            .p("user_id", user_id)
+            .p("after", after.unwrap_or(""))
+            .p("limit", int(limit));
+        self.rows(q.query()?)
+            .await?
+            .iter()
+            .map(decode::node)
+            .collect()
+    }
+
+    async fn relationships_for_user(
         &self,
         user_id: &str,
         after: Option<&str>,
@@ -121,7 +139,7 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn mentions_for_user_impl(&self, user_id: &str) -> GraphResult<Vec<Mention>> {
+    async fn mentions_for_user(&self, user_id: &str) -> GraphResult<Vec<Mention>> {
         let q = reads::MENTIONS_FOR_USER.bind().p("user_id", user_id);
         self.rows(q.query()?)
             .await?
@@ -140,20 +158,4 @@ impl Neo4jGraph {
             })
             .collect()
     }
-}
-
-/// `owner/create.cypher`: the owner Person from the profile's full name.
-pub(super) fn owner_create_query(
-    key: &str,
-    user_id: &str,
-    full_name: &str,
-    at: DateTime<Utc>,
-) -> GraphResult<Query> {
-    let b = super::words::bind(owner::CREATE.bind(), super::words::NAME, full_name)
-        .p("entity_key", key)
-        .p("user_id", user_id)
-        .p("canonical_name", names::canonical_person(full_name))
-        .p("name", full_name)
-        .p("at", at);
-    bind_lifecycle(b, &Lifecycle::owner(at)).query()
 }

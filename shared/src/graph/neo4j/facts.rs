@@ -4,18 +4,19 @@
 //! transaction, so the one-live-value rule and supersession hold under concurrent
 //! writers, as SQLite's `BEGIN IMMEDIATE` makes them.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use neo4rs::{Row, Txn};
 
-use super::super::bolt::{Props, embedding, list, opt, string_column, strings_column};
-use super::super::cypher::{Statement, facts as fx};
-use super::super::lifecycle::record_events;
-use super::super::rows::bind_lifecycle;
-use super::super::{Neo4jGraph, finish, txn_rows};
+use super::bolt::{Props, embedding, list, opt, string_column, strings_column};
+use super::cypher::{Statement, facts as fx};
+use super::lifecycle::record_events;
+use super::rows::bind_lifecycle;
+use super::{Neo4jGraph, finish, txn_rows};
 use crate::domain::{
     Actor, Fact, FactWrite, Lifecycle, LifecycleEvent, MemoryKind, MemoryState, NewFact, TtlPolicy,
 };
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{FactStore, GraphError, GraphResult};
 
 /// A fact from a row with `fact`, `about`, `source_keys` and `supersedes` columns.
 pub(in crate::graph::neo4j) fn fact(row: &Row) -> GraphResult<Fact> {
@@ -238,8 +239,9 @@ async fn confirm(txn: &mut Txn, fact_id: &str, at: DateTime<Utc>) -> GraphResult
         .ok_or_else(|| not_found(fact_id))
 }
 
-impl Neo4jGraph {
-    pub(super) async fn store_fact_impl(&self, f: &NewFact) -> GraphResult<FactWrite> {
+#[async_trait]
+impl FactStore for Neo4jGraph {
+    async fn store_fact(&self, f: &NewFact) -> GraphResult<FactWrite> {
         self.retrying(|| async {
             let mut txn = self.begin().await?;
             let result = store(&mut txn, f).await;
@@ -248,7 +250,7 @@ impl Neo4jGraph {
         .await
     }
 
-    pub(super) async fn correct_fact_impl(&self, fact_id: &str, f: &NewFact) -> GraphResult<Fact> {
+    async fn correct_fact(&self, fact_id: &str, f: &NewFact) -> GraphResult<Fact> {
         self.retrying(|| async {
             let mut txn = self.begin().await?;
             let result = correct(&mut txn, fact_id, f).await;
@@ -257,11 +259,7 @@ impl Neo4jGraph {
         .await
     }
 
-    pub(super) async fn confirm_fact_impl(
-        &self,
-        fact_id: &str,
-        at: DateTime<Utc>,
-    ) -> GraphResult<Fact> {
+    async fn confirm_fact(&self, fact_id: &str, at: DateTime<Utc>) -> GraphResult<Fact> {
         self.retrying(|| async {
             let mut txn = self.begin().await?;
             let result = confirm(&mut txn, fact_id, at).await;

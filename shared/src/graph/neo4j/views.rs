@@ -2,13 +2,15 @@
 //! Sources mentioning a node, the Storylines about it, the links around nodes. Rows are
 //! put in the SQLite store's order here too, so it holds whatever the planner does.
 
-use super::super::bolt::{Props, int, int_column, list};
-use super::super::hierarchy::required;
-use super::super::{Neo4jGraph, decode};
+use async_trait::async_trait;
+
+use super::bolt::{Props, int, int_column, list};
+use super::hierarchy::required;
+use super::{Neo4jGraph, decode};
 use super::{distinct, first_occurrences};
 use crate::domain::{Relationship, SourceMeta, SourcePassage, Storyline};
-use crate::graph::GraphResult;
 use crate::graph::neo4j::cypher::reads;
+use crate::graph::{GraphResult, ViewStore};
 
 /// Newest first, then by key.
 fn newest_first(metas: &mut [SourceMeta]) {
@@ -19,27 +21,9 @@ fn newest_first(metas: &mut [SourceMeta]) {
     });
 }
 
-impl Neo4jGraph {
-    pub(super) async fn source_metas_impl(&self, keys: &[String]) -> GraphResult<Vec<SourceMeta>> {
-        if keys.is_empty() {
-            return Ok(Vec::new());
-        }
-        let q = reads::SOURCE_METAS.bind().p("keys", list(distinct(keys)));
-        let mut metas = self
-            .rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| decode::source_meta(&Props::from_row(r, "meta")?))
-            .collect::<GraphResult<Vec<_>>>()?;
-        // In the given order (a key given twice counts where it comes first).
-        metas.sort_by_key(|m| keys.iter().position(|k| *k == m.entity_key));
-        Ok(metas)
-    }
-
-    pub(super) async fn passages_impl(
-        &self,
-        source_keys: &[String],
-    ) -> GraphResult<Vec<SourcePassage>> {
+#[async_trait]
+impl ViewStore for Neo4jGraph {
+    async fn passages(&self, source_keys: &[String]) -> GraphResult<Vec<SourcePassage>> {
         if source_keys.is_empty() {
             return Ok(Vec::new());
         }
@@ -59,7 +43,23 @@ impl Neo4jGraph {
             .collect()
     }
 
-    pub(super) async fn relationships_of_impl(
+    async fn source_metas(&self, keys: &[String]) -> GraphResult<Vec<SourceMeta>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let q = reads::SOURCE_METAS.bind().p("keys", list(distinct(keys)));
+        let mut metas = self
+            .rows(q.query()?)
+            .await?
+            .iter()
+            .map(|r| decode::source_meta(&Props::from_row(r, "meta")?))
+            .collect::<GraphResult<Vec<_>>>()?;
+        // In the given order (a key given twice counts where it comes first).
+        metas.sort_by_key(|m| keys.iter().position(|k| *k == m.entity_key));
+        Ok(metas)
+    }
+
+    async fn relationships_of(
         &self,
         user_id: &str,
         node_keys: &[String],
@@ -88,11 +88,7 @@ impl Neo4jGraph {
         Ok(rels)
     }
 
-    pub(super) async fn node_sources_impl(
-        &self,
-        entity_key: &str,
-        limit: usize,
-    ) -> GraphResult<Vec<SourceMeta>> {
+    async fn node_sources(&self, entity_key: &str, limit: usize) -> GraphResult<Vec<SourceMeta>> {
         let q = reads::NODE_SOURCES
             .bind()
             .p("entity_key", entity_key)
@@ -107,10 +103,7 @@ impl Neo4jGraph {
         Ok(metas)
     }
 
-    pub(super) async fn storylines_about_impl(
-        &self,
-        anchor_key: &str,
-    ) -> GraphResult<Vec<Storyline>> {
+    async fn storylines_about(&self, anchor_key: &str) -> GraphResult<Vec<Storyline>> {
         let q = reads::STORYLINES_ABOUT.bind().p("anchor_key", anchor_key);
         let mut storylines = self
             .rows(q.query()?)

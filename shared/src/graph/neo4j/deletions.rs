@@ -7,10 +7,10 @@ use std::collections::BTreeSet;
 
 use neo4rs::{BoltType, Row, Txn};
 
-use super::super::bolt::{int_column, list, strings_column};
-use super::super::cypher::erasure as ex;
-use super::super::extraction::count;
-use super::super::txn_rows;
+use super::bolt::{int_column, list, strings_column};
+use super::cypher::erasure as ex;
+use super::extraction::count;
+use super::txn_rows;
 use crate::domain::Erasure;
 use crate::graph::GraphResult;
 

@@ -24,6 +24,15 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use neo4rs::Query;
+
+use super::Neo4jGraph;
+use super::bolt::{Props, int_column};
+use super::cypher::search as sx;
+use super::search::float_column;
+use crate::domain::Hit;
+use crate::graph::{GraphError, GraphResult};
+
 /// The largest top-k asked of a shared index.
 pub const MAX_FETCH: usize = 10_000;
 
@@ -150,6 +159,81 @@ pub fn second_fetch(first: usize) -> Option<usize> {
 /// the index returned everything it had).
 pub fn proven(scores: &[f64], cut: f64, want: usize) -> bool {
     cut < 0.0 || (scores.len() >= want && scores.iter().all(|s| *s > cut))
+}
+
+impl Neo4jGraph {
+    /// Whether `user_id` has so many Sources that their search goes through the shared
+    /// indexes (the counts [`Self::over_fetched`] just cached).
+    pub(super) fn over_fetch_user(&self, user_id: &str, want: usize) -> bool {
+        let plan = &self.over_fetch;
+        plan.cached_counts(user_id)
+            .is_some_and(|(mine, all)| plan.fetch(mine, all, want).is_some())
+    }
+
+    /// A Source search answered from a top-k of the shared indexes (`over_fetch`), best
+    /// first (ties by key), or `None` when the user is searched exactly.
+    /// `statement(fetch)` returns one row of `hits` and `cut`; `read` decodes a hit and
+    /// its index score; `want` hits prove the answer complete.
+    pub(super) async fn over_fetched(
+        &self,
+        user_id: &str,
+        want: usize,
+        statement: impl Fn(usize) -> GraphResult<Query>,
+        read: impl Fn(&Props) -> GraphResult<(Hit, f64)>,
+    ) -> GraphResult<Option<Vec<Hit>>> {
+        let plan = &self.over_fetch;
+        let counts = match plan.cached_counts(user_id) {
+            Some(c) => c,
+            None => {
+                let q = sx::SOURCE_COUNTS.bind().p("user_id", user_id).query()?;
+                let rows = self.rows(q).await?;
+                let row = rows.first().ok_or_else(|| {
+                    GraphError::Backend(anyhow::anyhow!("search/source_counts returned no row"))
+                })?;
+                let (mine, all) = (int_column(row, "mine")?, int_column(row, "sources")?);
+                let c = (mine.max(0) as u64, all.max(0) as u64);
+                plan.remember_counts(user_id, c.0, c.1);
+                c
+            }
+        };
+        let Some(first) = plan.fetch(counts.0, counts.1, want) else {
+            plan.count_exact();
+            return Ok(None);
+        };
+        for fetch in std::iter::once(first).chain(second_fetch(first)) {
+            let attempt = async {
+                let rows = self.rows(statement(fetch)?).await?;
+                let row = rows.first().ok_or_else(|| {
+                    GraphError::Backend(anyhow::anyhow!("an over-fetched search returned no row"))
+                })?;
+                let cut = float_column(row, "cut")?;
+                let (hits, scores): (Vec<Hit>, Vec<f64>) = Props::list_from_row(row, "hits")?
+                    .iter()
+                    .map(&read)
+                    .collect::<GraphResult<Vec<_>>>()?
+                    .into_iter()
+                    .unzip();
+                GraphResult::Ok(proven(&scores, cut, want).then_some(hits))
+            };
+            match attempt.await {
+                Ok(Some(mut hits)) => {
+                    plan.count_fetched();
+                    hits.sort_by(|a, b| {
+                        b.score.total_cmp(&a.score).then_with(|| a.key.cmp(&b.key))
+                    });
+                    return Ok(Some(hits));
+                }
+                Ok(None) => {}
+                Err(e) if plan.strict() => return Err(e),
+                Err(e) => {
+                    tracing::warn!(error = %e, "over-fetched Source search failed; searching exactly");
+                    break;
+                }
+            }
+        }
+        plan.count_fell_back();
+        Ok(None)
+    }
 }
 
 #[cfg(test)]

@@ -8,17 +8,21 @@
 use chrono::{DateTime, Utc};
 use neo4rs::Txn;
 
-use super::super::cypher::erasure as ex;
-use super::super::{Neo4jGraph, finish, txn_rows};
+use super::cypher::erasure as ex;
 use super::deletions::{
     Keys, counted, delete_fact_chains, delete_macros, delete_nodes, delete_relationships,
     delete_sources, delete_storylines, keys, one_row,
 };
 use super::erasure::erase_source_in;
+use super::txn_rows;
 use crate::domain::Erasure;
 use crate::graph::GraphResult;
 
-async fn erase_user(txn: &mut Txn, user_id: &str, at: DateTime<Utc>) -> GraphResult<Erasure> {
+pub(super) async fn erase_user_in(
+    txn: &mut Txn,
+    user_id: &str,
+    at: DateTime<Utc>,
+) -> GraphResult<Erasure> {
     let mut out = Erasure::default();
     let q = ex::USER_GRAPH.bind().p("user_id", user_id);
     let graph = one_row(txn, q.query()?).await?;
@@ -51,33 +55,4 @@ async fn erase_user(txn: &mut Txn, user_id: &str, at: DateTime<Utc>) -> GraphRes
     let q = ex::DELETE_USER_EVENTS.bind().p("user_id", user_id);
     out.events += counted(txn, q.query()?, "deleted").await?;
     Ok(out)
-}
-
-impl Neo4jGraph {
-    pub(super) async fn erase_user_impl(
-        &self,
-        user_id: &str,
-        at: DateTime<Utc>,
-    ) -> GraphResult<Erasure> {
-        self.retrying(|| async {
-            let mut txn = self.begin().await?;
-            let result = erase_user(&mut txn, user_id, at).await;
-            finish(txn, result).await
-        })
-        .await
-    }
-
-    pub(super) async fn erase_fact_impl(&self, fact_id: &str) -> GraphResult<Option<Erasure>> {
-        self.retrying(|| async {
-            let mut txn = self.begin().await?;
-            let result = async {
-                let mut out = Erasure::default();
-                delete_fact_chains(&mut txn, &Keys::from([fact_id.to_owned()]), &mut out).await?;
-                Ok((out.facts > 0).then_some(out))
-            }
-            .await;
-            finish(txn, result).await
-        })
-        .await
-    }
 }

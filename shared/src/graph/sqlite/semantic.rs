@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
@@ -11,135 +12,10 @@ use crate::domain::{
     HierarchyCounters, Lifecycle, Mention, NodeIdentity, NodeKind, Note, NoteLifetime,
     Relationship, SemanticNode, names,
 };
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{GraphError, GraphResult, SemanticStore};
 use crate::ids;
 
 impl SqliteGraph {
-    pub(super) async fn node_impl(&self, key: &str) -> GraphResult<Option<SemanticNode>> {
-        let rows = sqlx::query("SELECT * FROM nodes WHERE entity_key = $1")
-            .bind(key)
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(self.with_details(rows).await?.pop())
-    }
-
-    pub(super) async fn nodes_for_user_impl(
-        &self,
-        user_id: &str,
-        after: Option<&str>,
-        limit: usize,
-    ) -> GraphResult<Vec<SemanticNode>> {
-        let rows = sqlx::query(
-            "SELECT * FROM nodes WHERE user_id = $1 AND entity_key > $2 ORDER BY entity_key LIMIT $3",
-        )
-        .bind(user_id)
-        .bind(after.unwrap_or(""))
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
-        self.with_details(rows).await
-    }
-
-    pub(super) async fn owner_impl(&self, user_id: &str) -> GraphResult<Option<SemanticNode>> {
-        let rows = sqlx::query("SELECT * FROM nodes WHERE user_id = $1 AND is_owner = 1")
-            .bind(user_id)
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(self.with_details(rows).await?.pop())
-    }
-
-    /// Creates the owner Person, promotes an extracted Person of the same canonical name
-    /// to owner, or renames the owner; refuses a rename onto another existing Person.
-    pub(super) async fn upsert_owner_impl(
-        &self,
-        user_id: &str,
-        full_name: &str,
-        at: DateTime<Utc>,
-    ) -> GraphResult<SemanticNode> {
-        let canonical = names::canonical_person(full_name);
-        let mut tx = self.begin().await?;
-        let owner: Option<String> =
-            sqlx::query_scalar("SELECT entity_key FROM nodes WHERE user_id = $1 AND is_owner = 1")
-                .bind(user_id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        let namesake: Option<String> = sqlx::query_scalar(
-            "SELECT entity_key FROM nodes WHERE user_id = $1 AND kind = 'person' AND identity_name = $2",
-        )
-        .bind(user_id)
-        .bind(&canonical)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let owner_lc = Lifecycle::owner(at);
-        let key = match (owner, namesake) {
-            (Some(owner), Some(namesake)) if owner != namesake => {
-                return Err(GraphError::Conflict(format!(
-                    "a different Person named \"{canonical}\" already exists in {user_id}'s graph"
-                )));
-            }
-            (Some(key), _) | (None, Some(key)) => {
-                sqlx::query(
-                    "UPDATE nodes SET is_owner = 1, identity_name = $2, name = $3, state = $4, salience = $5,
-                        confidence = $6, ttl_policy = $7, updated_at = $8
-                     WHERE entity_key = $1 AND (is_owner = 0 OR identity_name <> $2 OR name <> $3)",
-                )
-                .bind(&key)
-                .bind(&canonical)
-                .bind(full_name)
-                .bind(owner_lc.state.as_str())
-                .bind(owner_lc.salience)
-                .bind(owner_lc.confidence)
-                .bind(owner_lc.ttl_policy.as_str())
-                .bind(micros(at))
-                .execute(&mut *tx)
-                .await?;
-                key
-            }
-            (None, None) => {
-                let key = ids::owner_key(user_id);
-                sqlx::query(
-                    "INSERT INTO nodes (entity_key, user_id, kind, identity_name, name, is_owner, created_by,
-                        salience, state, confidence, access_count, recall_frequency, last_recall_interval,
-                        decay_gradient, ttl_policy, created_at, updated_at)
-                     VALUES ($1, $2, 'person', $3, $4, 1, $2, $5, $6, $7, 0, 0, 0, 1.0, $8, $9, $9)",
-                )
-                .bind(&key)
-                .bind(user_id)
-                .bind(&canonical)
-                .bind(full_name)
-                .bind(owner_lc.salience)
-                .bind(owner_lc.state.as_str())
-                .bind(owner_lc.confidence)
-                .bind(owner_lc.ttl_policy.as_str())
-                .bind(micros(at))
-                .execute(&mut *tx)
-                .await?;
-                key
-            }
-        };
-        tx.commit().await?;
-        self.node_impl(&key)
-            .await?
-            .ok_or_else(|| GraphError::NotFound(format!("owner of {user_id}")))
-    }
-
-    pub(super) async fn relationships_for_user_impl(
-        &self,
-        user_id: &str,
-        after: Option<&str>,
-        limit: usize,
-    ) -> GraphResult<Vec<Relationship>> {
-        let rows = sqlx::query(
-            "SELECT * FROM relationships WHERE user_id = $1 AND rel_key > $2 ORDER BY rel_key LIMIT $3",
-        )
-        .bind(user_id)
-        .bind(after.unwrap_or(""))
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
-        self.relationships_with_notes(rows).await
-    }
-
     /// Relationship rows with their notes attached.
     pub(super) async fn relationships_with_notes(
         &self,
@@ -168,26 +44,6 @@ impl SqliteGraph {
                     is_dirty: r.try_get("is_dirty")?,
                     created_by: r.try_get("created_by")?,
                     lifecycle: lifecycle(r)?,
-                })
-            })
-            .collect::<sqlx::Result<_>>()
-            .map_err(Into::into)
-    }
-
-    pub(super) async fn mentions_for_user_impl(&self, user_id: &str) -> GraphResult<Vec<Mention>> {
-        let rows = sqlx::query(
-            "SELECT source_key, entity_key, user_id FROM mentions WHERE user_id = $1
-             ORDER BY source_key, entity_key",
-        )
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(Mention {
-                    source_key: r.try_get("source_key")?,
-                    entity_key: r.try_get("entity_key")?,
-                    user_id: r.try_get("user_id")?,
                 })
             })
             .collect::<sqlx::Result<_>>()
@@ -293,4 +149,152 @@ fn node_from_row(
         lifecycle: lifecycle(r)?,
         notes,
     })
+}
+
+#[async_trait]
+impl SemanticStore for SqliteGraph {
+    /// Creates the owner Person, promotes an extracted Person of the same canonical name
+    /// to owner, or renames the owner; refuses a rename onto another existing Person.
+    async fn upsert_owner(
+        &self,
+        user_id: &str,
+        full_name: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<SemanticNode> {
+        let canonical = names::canonical_person(full_name);
+        let mut tx = self.begin().await?;
+        let owner: Option<String> =
+            sqlx::query_scalar("SELECT entity_key FROM nodes WHERE user_id = $1 AND is_owner = 1")
+                .bind(user_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let namesake: Option<String> = sqlx::query_scalar(
+            "SELECT entity_key FROM nodes WHERE user_id = $1 AND kind = 'person' AND identity_name = $2",
+        )
+        .bind(user_id)
+        .bind(&canonical)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let owner_lc = Lifecycle::owner(at);
+        let key = match (owner, namesake) {
+            (Some(owner), Some(namesake)) if owner != namesake => {
+                return Err(GraphError::Conflict(format!(
+                    "a different Person named \"{canonical}\" already exists in {user_id}'s graph"
+                )));
+            }
+            (Some(key), _) | (None, Some(key)) => {
+                sqlx::query(
+                    "UPDATE nodes SET is_owner = 1, identity_name = $2, name = $3, state = $4, salience = $5,
+                        confidence = $6, ttl_policy = $7, updated_at = $8
+                     WHERE entity_key = $1 AND (is_owner = 0 OR identity_name <> $2 OR name <> $3)",
+                )
+                .bind(&key)
+                .bind(&canonical)
+                .bind(full_name)
+                .bind(owner_lc.state.as_str())
+                .bind(owner_lc.salience)
+                .bind(owner_lc.confidence)
+                .bind(owner_lc.ttl_policy.as_str())
+                .bind(micros(at))
+                .execute(&mut *tx)
+                .await?;
+                key
+            }
+            (None, None) => {
+                let key = ids::owner_key(user_id);
+                sqlx::query(
+                    "INSERT INTO nodes (entity_key, user_id, kind, identity_name, name, is_owner, created_by,
+                        salience, state, confidence, access_count, recall_frequency, last_recall_interval,
+                        decay_gradient, ttl_policy, created_at, updated_at)
+                     VALUES ($1, $2, 'person', $3, $4, 1, $2, $5, $6, $7, 0, 0, 0, 1.0, $8, $9, $9)",
+                )
+                .bind(&key)
+                .bind(user_id)
+                .bind(&canonical)
+                .bind(full_name)
+                .bind(owner_lc.salience)
+                .bind(owner_lc.state.as_str())
+                .bind(owner_lc.confidence)
+                .bind(owner_lc.ttl_policy.as_str())
+                .bind(micros(at))
+                .execute(&mut *tx)
+                .await?;
+                key
+            }
+        };
+        tx.commit().await?;
+        self.node(&key)
+            .await?
+            .ok_or_else(|| GraphError::NotFound(format!("owner of {user_id}")))
+    }
+
+    async fn owner(&self, user_id: &str) -> GraphResult<Option<SemanticNode>> {
+        let rows = sqlx::query("SELECT * FROM nodes WHERE user_id = $1 AND is_owner = 1")
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(self.with_details(rows).await?.pop())
+    }
+
+    async fn node(&self, key: &str) -> GraphResult<Option<SemanticNode>> {
+        let rows = sqlx::query("SELECT * FROM nodes WHERE entity_key = $1")
+            .bind(key)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(self.with_details(rows).await?.pop())
+    }
+
+    async fn nodes_for_user(
+        &self,
+        user_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<SemanticNode>> {
+        let rows = sqlx::query(
+            "SELECT * FROM nodes WHERE user_id = $1 AND entity_key > $2 ORDER BY entity_key LIMIT $3",
+        )
+        .bind(user_id)
+        .bind(after.unwrap_or(""))
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        self.with_details(rows).await
+    }
+
+    async fn relationships_for_user(
+        &self,
+        user_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<Relationship>> {
+        let rows = sqlx::query(
+            "SELECT * FROM relationships WHERE user_id = $1 AND rel_key > $2 ORDER BY rel_key LIMIT $3",
+        )
+        .bind(user_id)
+        .bind(after.unwrap_or(""))
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        self.relationships_with_notes(rows).await
+    }
+
+    async fn mentions_for_user(&self, user_id: &str) -> GraphResult<Vec<Mention>> {
+        let rows = sqlx::query(
+            "SELECT source_key, entity_key, user_id FROM mentions WHERE user_id = $1
+             ORDER BY source_key, entity_key",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Mention {
+                    source_key: r.try_get("source_key")?,
+                    entity_key: r.try_get("entity_key")?,
+                    user_id: r.try_get("user_id")?,
+                })
+            })
+            .collect::<sqlx::Result<_>>()
+            .map_err(Into::into)
+    }
 }

@@ -5,22 +5,49 @@
 
 use std::str::FromStr;
 
+use async_trait::async_trait;
 use neo4rs::Row;
 
-use super::super::Neo4jGraph;
-use super::super::bolt::int_column;
-use super::super::hierarchy::required;
+use super::Neo4jGraph;
+use super::bolt::int_column;
+use super::hierarchy::required;
 use crate::domain::{
     ExtractionStatus, MemoryKind, MemoryStats, NodeKind, ProcessingStatus, SourceLinkKind, count,
 };
 use crate::graph::neo4j::cypher::{Statement, stats};
-use crate::graph::{GraphError, GraphResult};
+use crate::graph::{GraphError, GraphResult, StatsStore};
 
 /// Bytes a stored vector dimension counts for (an f32).
 const BYTES_PER_DIMENSION: i64 = 4;
 
 impl Neo4jGraph {
-    pub(super) async fn memory_stats_impl(&self, user_id: &str) -> GraphResult<MemoryStats> {
+    async fn stats_rows(&self, s: &'static Statement, user_id: &str) -> GraphResult<Vec<Row>> {
+        self.rows(s.bind().p("user_id", user_id).query()?).await
+    }
+}
+
+/// A column holding one of an enum's names.
+fn parse<T: FromStr>(row: &Row, name: &str) -> GraphResult<T>
+where
+    T::Err: std::fmt::Display,
+{
+    required(row, name)?.parse().map_err(|e: T::Err| {
+        GraphError::Backend(anyhow::anyhow!("memory_stats: column `{name}`: {e}"))
+    })
+}
+
+fn add_storage(stats: &mut MemoryStats, row: &Row) -> GraphResult<()> {
+    let dims = int_column(row, "vector_dims")?;
+    stats.add_storage(
+        int_column(row, "text_chars")?,
+        dims.saturating_mul(BYTES_PER_DIMENSION),
+    );
+    Ok(())
+}
+
+#[async_trait]
+impl StatsStore for Neo4jGraph {
+    async fn memory_stats(&self, user_id: &str) -> GraphResult<MemoryStats> {
         let mut stats = MemoryStats::default();
         for r in &self.stats_rows(&stats::SOURCES, user_id).await? {
             let n = count(int_column(r, "memories")?);
@@ -75,27 +102,4 @@ impl Neo4jGraph {
         }
         Ok(stats)
     }
-
-    async fn stats_rows(&self, s: &'static Statement, user_id: &str) -> GraphResult<Vec<Row>> {
-        self.rows(s.bind().p("user_id", user_id).query()?).await
-    }
-}
-
-/// A column holding one of an enum's names.
-fn parse<T: FromStr>(row: &Row, name: &str) -> GraphResult<T>
-where
-    T::Err: std::fmt::Display,
-{
-    required(row, name)?.parse().map_err(|e: T::Err| {
-        GraphError::Backend(anyhow::anyhow!("memory_stats: column `{name}`: {e}"))
-    })
-}
-
-fn add_storage(stats: &mut MemoryStats, row: &Row) -> GraphResult<()> {
-    let dims = int_column(row, "vector_dims")?;
-    stats.add_storage(
-        int_column(row, "text_chars")?,
-        dims.saturating_mul(BYTES_PER_DIMENSION),
-    );
-    Ok(())
 }

@@ -5,20 +5,22 @@
 //! (`source_keys`), and whatever no other Source supports goes; what drew on it is
 //! recounted, its description cleared and marked dirty.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use neo4rs::{BoltType, Txn};
 
-use super::super::bolt::{bool_column, int_column};
-use super::super::cypher::erasure as ex;
-use super::super::episodic::SYSTEM_AUTHOR;
-use super::super::hierarchy::required;
-use super::super::{Neo4jGraph, finish, txn_rows};
+use super::bolt::{bool_column, int_column};
+use super::cypher::erasure as ex;
 use super::deletions::{
     Keys, counted, delete_events, delete_fact_chains, delete_macros, delete_nodes,
     delete_relationships, delete_sources, delete_storylines, key_list, keys, one_row,
 };
+use super::episodic::SYSTEM_AUTHOR;
+use super::erase_user::erase_user_in;
+use super::hierarchy::required;
+use super::{Neo4jGraph, finish, txn_rows};
 use crate::domain::Erasure;
-use crate::graph::GraphResult;
+use crate::graph::{ErasureStore, GraphResult};
 
 /// Runs a statement over a set of keys (none: nothing to do) and returns the keys it
 /// selects.
@@ -187,8 +189,9 @@ async fn erase_from_hierarchy(
     Ok(anchors)
 }
 
-impl Neo4jGraph {
-    pub(super) async fn erase_source_impl(
+#[async_trait]
+impl ErasureStore for Neo4jGraph {
+    async fn erase_source(
         &self,
         entity_key: &str,
         at: DateTime<Utc>,
@@ -199,6 +202,29 @@ impl Neo4jGraph {
                 let mut out = Erasure::default();
                 let found = erase_source_in(&mut txn, entity_key, at, &mut out).await?;
                 Ok(found.then_some(out))
+            }
+            .await;
+            finish(txn, result).await
+        })
+        .await
+    }
+
+    async fn erase_user(&self, user_id: &str, at: DateTime<Utc>) -> GraphResult<Erasure> {
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = erase_user_in(&mut txn, user_id, at).await;
+            finish(txn, result).await
+        })
+        .await
+    }
+
+    async fn erase_fact(&self, fact_id: &str) -> GraphResult<Option<Erasure>> {
+        self.retrying(|| async {
+            let mut txn = self.begin().await?;
+            let result = async {
+                let mut out = Erasure::default();
+                delete_fact_chains(&mut txn, &Keys::from([fact_id.to_owned()]), &mut out).await?;
+                Ok((out.facts > 0).then_some(out))
             }
             .await;
             finish(txn, result).await

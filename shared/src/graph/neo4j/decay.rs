@@ -1,0 +1,10 @@
+//! Decay on Neo4j: the port's default, [`decay_page_by_parts`] — a page read, then each
+//! memory decided again under its lock by the atomic lifecycle update
+//! (`lifecycle.rs`).
+//!
+//! [`decay_page_by_parts`]: crate::graph::decay_page_by_parts
+
+use super::Neo4jGraph;
+use crate::graph::DecayStore;
+
+impl DecayStore for Neo4jGraph {}

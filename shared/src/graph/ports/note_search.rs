@@ -1,0 +1,32 @@
+//! Full-text search of a user's notes.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::domain::{NoteHit, SearchScope};
+use crate::graph::GraphResult;
+
+#[async_trait]
+pub trait NoteSearchStore: Send + Sync {
+    /// The `limit` notes of `scope.user_id` (on their nodes and relationships, never
+    /// another user's) whose text matches any of `terms` (plain words, already
+    /// normalised; never query syntax), most relevant first (ties: owner key, note id).
+    ///
+    /// * Owners: notes of an archived node or relationship only when
+    ///   `scope.include_archived`; `since`/`until` apply to the note's `date_added`.
+    /// * Expired notes (`expires_at` at or before `at`) are not found, although they
+    ///   are stored until `cleanup-notes` deletes them: what search returns does not
+    ///   depend on when cleanup last ran.
+    /// * A consolidation insight carries the keys of the Sources it was derived from.
+    ///
+    /// Scores are each backend's own full-text relevance: SQLite's FTS5 bm25 of the
+    /// note; Neo4j's Lucene score of the owner (its notes indexed together), the notes
+    /// of one owner ordered by the share of the terms each holds.
+    async fn search_notes(
+        &self,
+        scope: &SearchScope,
+        terms: &[String],
+        at: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<NoteHit>>;
+}
