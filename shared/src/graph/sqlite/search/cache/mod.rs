@@ -17,6 +17,8 @@
 //! searched are dropped to make room, and a user whose memories alone would not fit is
 //! searched from the store instead (`None` from [`Cache::read`]).
 
+mod log;
+mod select;
 #[cfg(test)]
 mod tests;
 
@@ -29,9 +31,11 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::SqliteRow;
 use tokio::sync::{OwnedRwLockReadGuard, RwLock};
 
-use super::json;
-use crate::domain::{SearchScope, Target};
+use self::log::{Bounds, catch_up};
+use crate::domain::Target;
 use crate::graph::GraphResult;
+
+pub(super) use self::select::{Filter, best_first};
 
 /// One user's memories of one kind, as one index holds them.
 pub(super) trait Part: Default + Send + Sync + 'static {
@@ -57,66 +61,6 @@ pub(super) trait Part: Default + Send + Sync + 'static {
     fn shrink(&mut self);
 }
 
-/// Which memories a search may see: at most this visibility, in this time range.
-#[derive(Clone, Copy)]
-pub(super) struct Filter {
-    pub(super) visibility: i64,
-    pub(super) since: i64,
-    pub(super) until: i64,
-}
-
-impl Filter {
-    pub(super) fn of(scope: &SearchScope) -> Self {
-        Self {
-            visibility: i64::from(scope.include_archived),
-            since: scope.since.map_or(i64::MIN, crate::graph::sqlite::micros),
-            until: scope.until.map_or(i64::MAX, crate::graph::sqlite::micros),
-        }
-    }
-
-    pub(super) fn admits(&self, visibility: i64, at: i64) -> bool {
-        visibility <= self.visibility && at >= self.since && at < self.until
-    }
-}
-
-/// Keeps the best `limit` of `found` (by score; ties by key), best first. Keys are
-/// compared only among those tied at the cut: a list of thousands where many share a
-/// score would otherwise spend more time comparing keys than scoring.
-pub(super) fn best_first<'k, I: Copy, K: Ord + ?Sized + 'k>(
-    found: &mut Vec<(f32, I)>,
-    limit: usize,
-    key: impl Fn(I) -> &'k K,
-) {
-    let by_score_then_key =
-        |a: &(f32, I), b: &(f32, I)| b.0.total_cmp(&a.0).then_with(|| key(a.1).cmp(key(b.1)));
-    if limit == 0 {
-        found.clear();
-        return;
-    }
-    if found.len() > limit {
-        found.select_nth_unstable_by(limit - 1, |a, b| b.0.total_cmp(&a.0));
-        let cut = found[limit - 1].0;
-        // Those before the cut score at least `cut`, those after at most: of the ones
-        // tied at `cut` (on either side) only the lowest keys fill the places left.
-        let mut tied: Vec<(f32, I)> = Vec::new();
-        found.retain(|f| match f.0.total_cmp(&cut) {
-            std::cmp::Ordering::Greater => true,
-            std::cmp::Ordering::Equal => {
-                tied.push(*f);
-                false
-            }
-            std::cmp::Ordering::Less => false,
-        });
-        let places = limit - found.len();
-        if tied.len() > places {
-            tied.select_nth_unstable_by(places - 1, |a, b| key(a.1).cmp(key(b.1)));
-            tied.truncate(places);
-        }
-        found.extend(tied);
-    }
-    found.sort_by(by_score_then_key);
-}
-
 /// A part and where it stands against the log.
 #[derive(Default)]
 pub(super) struct State<P> {
@@ -127,39 +71,6 @@ pub(super) struct State<P> {
     /// until the log moves, searches read the store without trying again.
     too_big_at: Option<i64>,
     pub(super) part: P,
-}
-
-/// Where the log stands: the oldest entry it still keeps, and the highest sequence
-/// number it ever gave (an erased user's entries leave with them, so the newest entry
-/// kept can be older than that).
-#[derive(Clone, Copy)]
-struct Bounds {
-    first: Option<i64>,
-    last: i64,
-}
-
-impl Bounds {
-    async fn read(pool: &SqlitePool) -> GraphResult<Self> {
-        // Each subquery reads one end of an index (one query asking for min and max of
-        // the log would scan it).
-        let (first, last): (Option<i64>, i64) = sqlx::query_as(
-            "SELECT (SELECT min(seq) FROM search_vector_log),
-                    (SELECT coalesce(max(seq), 0) FROM sqlite_sequence
-                     WHERE name = 'search_vector_log')",
-        )
-        .fetch_one(pool)
-        .await?;
-        Ok(Self { first, last })
-    }
-
-    /// Whether entries after `seq` may be gone before a reader that stands at `seq`
-    /// read them (pruned, or with an erased user), so that it must load anew.
-    fn missed_after(&self, seq: i64) -> bool {
-        match self.first {
-            Some(first) => seq + 1 < first,
-            None => seq < self.last,
-        }
-    }
 }
 
 /// Every user's parts one index of this process holds.
@@ -360,44 +271,4 @@ impl<P: Part> Cache<P> {
             total -= bytes;
         }
     }
-}
-
-/// Re-reads the memories the log names for this user since the part's entry, up to
-/// `last`.
-async fn catch_up<P: Part>(
-    pool: &SqlitePool,
-    user_id: &str,
-    target: Target,
-    state: &mut State<P>,
-    last: i64,
-) -> GraphResult<()> {
-    let keys: Vec<String> = sqlx::query_scalar(
-        "SELECT DISTINCT key FROM search_vector_log
-         WHERE user_id = $1 AND target = $2 AND seq > $3 AND seq <= $4",
-    )
-    .bind(user_id)
-    .bind(target.as_str())
-    .bind(state.seq)
-    .bind(last)
-    .fetch_all(pool)
-    .await?;
-    for chunk in keys.chunks(500) {
-        let mut found: HashMap<String, P::Entry> = HashMap::new();
-        let mut rows = sqlx::query(P::rows_sql(target, true))
-            .bind(user_id)
-            .bind(json(chunk)?)
-            .fetch(pool);
-        while let Some(row) = rows.try_next().await? {
-            if let Some((key, entry)) = P::from_row(target, &row)? {
-                found.insert(key, entry);
-            }
-        }
-        drop(rows);
-        for key in chunk {
-            let entry = found.remove(key);
-            state.part.put(key.clone(), entry);
-        }
-    }
-    state.seq = last;
-    Ok(())
 }
