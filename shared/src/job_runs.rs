@@ -120,12 +120,12 @@ impl JobRunLedger {
     }
 
     /// Newest first, optionally of one kind.
-    pub async fn recent(&self, kind: Option<&str>, limit: usize) -> anyhow::Result<Vec<JobRun>> {
+    pub async fn recent(&self, kind: Option<JobKind>, limit: usize) -> anyhow::Result<Vec<JobRun>> {
         const SQL: &str =
             "SELECT * FROM cosmo_job_runs WHERE (CAST($1 AS TEXT) IS NULL OR job_kind = $1)
                            ORDER BY started_at DESC, run_id DESC LIMIT $2";
         Ok(
-            on_db!(&self.db, pool => sqlx::query_as(SQL).bind(kind).bind(limit as i64).fetch_all(pool).await)?,
+            on_db!(&self.db, pool => sqlx::query_as(SQL).bind(kind.map(JobKind::as_str)).bind(limit as i64).fetch_all(pool).await)?,
         )
     }
 }

@@ -99,7 +99,7 @@ pub async fn user_stats(svc: &Services, graph_user_id: &str) -> anyhow::Result<U
         };
         *slot = svc
             .runs
-            .recent(Some(kind.as_str()), 1)
+            .recent(Some(*kind), 1)
             .await?
             .into_iter()
             .next()

@@ -86,7 +86,7 @@ async fn stats_count_a_users_memory_and_only_theirs() {
     let mut want = kinds.clone();
     want.sort_unstable();
     assert_eq!(listed, want);
-    let recorded = w.svc.runs.recent(Some("decay"), 1).await.unwrap();
+    let recorded = w.svc.runs.recent(Some(JobKind::Decay), 1).await.unwrap();
     assert_eq!(recorded[0].run_id, decay.run_id);
     assert_eq!(
         maintenance["decay"],

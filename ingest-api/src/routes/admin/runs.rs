@@ -47,12 +47,14 @@ pub async fn job_runs(
     require_admin(&tenant)?;
     let Query(p) =
         params.map_err(|e| ApiError::Validation(FieldError::new("query", e.body_text())))?;
-    if let Some(kind) = &p.kind {
-        kind.parse::<JobKind>()
-            .map_err(|e| ApiError::Validation(FieldError::new("kind", e.to_string())))?;
-    }
+    let kind = p
+        .kind
+        .as_deref()
+        .map(str::parse::<JobKind>)
+        .transpose()
+        .map_err(|e| ApiError::Validation(FieldError::new("kind", e.to_string())))?;
     let limit = admin_limit(p.limit)?;
-    Ok(Json(app.svc.runs.recent(p.kind.as_deref(), limit).await?))
+    Ok(Json(app.svc.runs.recent(kind, limit).await?))
 }
 
 /// How far from now a manual run's `as_of` may be (10 years).
