@@ -18,7 +18,6 @@ pub mod otlp;
 pub mod pg;
 pub mod process;
 pub mod prometheus;
-pub mod scoped;
 pub mod stores;
 pub mod traces;
 

@@ -62,12 +62,13 @@ pub async fn neo4j(dir: &Path, what: &str) -> Option<(Services, String, crate::n
     let mut config = test_config(&format!("sqlite://{}", db.display()), &db);
     config.graph.backend = cosmo_shared::config::GraphBackend::Neo4j;
     config.graph.neo4j = neo4j.clone();
+    let dimensions = config.models.embedding_dimensions;
     let mut svc = connect(config).await;
     let suffix = crate::neo4j::new_suffix();
-    svc.graph = Arc::new(crate::scoped::ScopedGraph::new(
-        svc.graph.clone(),
-        suffix.clone(),
-    ));
+    let graph = cosmo_shared::graph::neo4j::Neo4jGraph::connect(&neo4j, dimensions)
+        .await
+        .expect("connect to the Neo4j server at NEO4J_URI");
+    svc.graph = Arc::new(graph.in_key_space(suffix.clone()));
     Some((
         svc,
         suffix.clone(),

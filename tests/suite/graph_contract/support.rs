@@ -13,7 +13,6 @@ use cosmo_shared::graph::neo4j::Neo4jGraph;
 use cosmo_shared::graph::ports::*;
 use cosmo_shared::graph::sqlite::SqliteGraph;
 use cosmo_tests::neo4j::KeySpace;
-use cosmo_tests::scoped::ScopedGraph;
 use serde_json::json;
 
 /// A store under test, its key space, and whatever keeps it alive. On a shared server
@@ -95,7 +94,7 @@ async fn neo4j_store(what: &str, over_fetched: bool) -> Option<Store> {
     cosmo_tests::neo4j::migrate_once(&graph).await;
     let suffix = cosmo_tests::neo4j::new_suffix();
     Some(Store {
-        graph: Arc::new(ScopedGraph::new(Arc::new(graph), suffix.clone())),
+        graph: Arc::new(graph.in_key_space(suffix.clone())),
         _key_space: Some(KeySpace::new(config, suffix.clone())),
         suffix,
         _dir: None,

@@ -108,7 +108,7 @@ impl EpisodicStore for Neo4jGraph {
             .bind()
             .p("older_than", older_than)
             .p("salience_below", salience_below)
-            .p("limit", int(limit));
+            .p("limit", int(self.scan_limit(limit)));
         self.rows(q.query()?)
             .await?
             .iter()
@@ -117,7 +117,8 @@ impl EpisodicStore for Neo4jGraph {
                 mentioned.sort_unstable();
                 Ok((decode::brief(&Props::from_row(r, "brief")?)?, mentioned))
             })
-            .collect()
+            .collect::<GraphResult<Vec<_>>>()
+            .map(|all| self.own(all, |(brief, _)| brief.user_id.as_str(), limit))
     }
 
     async fn source_clusters(
@@ -131,7 +132,7 @@ impl EpisodicStore for Neo4jGraph {
             .p("min_sources", int(rules.min_sources))
             .p("anchor_share", rules.anchor_share)
             .p("anchor_min_sources", int(rules.anchor_min_sources))
-            .p("limit", int(limit));
+            .p("limit", int(self.scan_limit(limit)));
         self.rows(q.query()?)
             .await?
             .iter()
@@ -142,7 +143,8 @@ impl EpisodicStore for Neo4jGraph {
                     sources: briefs(r, "briefs")?,
                 })
             })
-            .collect()
+            .collect::<GraphResult<Vec<_>>>()
+            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
     }
 
     async fn consolidate_sources(&self, c: &EpisodicConsolidation) -> GraphResult<usize> {

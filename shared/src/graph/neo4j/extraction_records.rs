@@ -108,11 +108,15 @@ impl ExtractionRecordStore for Neo4jGraph {
         before: DateTime<Utc>,
         limit: usize,
     ) -> GraphResult<Vec<ExtractionRecord>> {
-        let q = x::STUCK.bind().p("before", before).p("limit", int(limit));
+        let q = x::STUCK
+            .bind()
+            .p("before", before)
+            .p("limit", int(self.scan_limit(limit)));
         self.rows(q.query()?)
             .await?
             .iter()
             .map(|r| decode::extraction(&Props::from_row(r, "extraction")?))
-            .collect()
+            .collect::<GraphResult<Vec<_>>>()
+            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
     }
 }

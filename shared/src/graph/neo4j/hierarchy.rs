@@ -49,7 +49,7 @@ impl HierarchyStore for Neo4jGraph {
             .p("min_sources", rules.min_sources)
             .p("min_days", rules.min_days)
             .p("first_before", rules.first_before)
-            .p("limit", int(limit));
+            .p("limit", int(self.scan_limit(limit)));
         self.rows(q.query()?)
             .await?
             .iter()
@@ -61,7 +61,8 @@ impl HierarchyStore for Neo4jGraph {
                     sources: briefs(r, "briefs")?,
                 })
             })
-            .collect()
+            .collect::<GraphResult<Vec<_>>>()
+            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
     }
 
     async fn dirty_storylines(
@@ -72,12 +73,13 @@ impl HierarchyStore for Neo4jGraph {
         let q = mt::DIRTY_STORYLINES
             .bind()
             .p("active_since", active_since)
-            .p("limit", int(limit));
+            .p("limit", int(self.scan_limit(limit)));
         self.rows(q.query()?)
             .await?
             .iter()
             .map(|r| decode::storyline(&Props::from_row(r, "storyline")?))
-            .collect()
+            .collect::<GraphResult<Vec<_>>>()
+            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
     }
 
     async fn storyline_briefs(
@@ -120,7 +122,7 @@ impl HierarchyStore for Neo4jGraph {
         let q = mt::MACRO_CANDIDATES
             .bind()
             .p("first_before", first_before)
-            .p("limit", int(limit));
+            .p("limit", int(self.scan_limit(limit)));
         self.rows(q.query()?)
             .await?
             .iter()
@@ -137,16 +139,20 @@ impl HierarchyStore for Neo4jGraph {
                     storylines,
                 })
             })
-            .collect()
+            .collect::<GraphResult<Vec<_>>>()
+            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
     }
 
     async fn dirty_macros(&self, limit: usize) -> GraphResult<Vec<Macro>> {
-        let q = mt::DIRTY_MACROS.bind().p("limit", int(limit));
+        let q = mt::DIRTY_MACROS
+            .bind()
+            .p("limit", int(self.scan_limit(limit)));
         self.rows(q.query()?)
             .await?
             .iter()
             .map(|r| decode::macro_(&Props::from_row(r, "macro")?))
-            .collect()
+            .collect::<GraphResult<Vec<_>>>()
+            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
     }
 
     async fn macro_storylines(&self, macro_id: &str) -> GraphResult<Vec<Storyline>> {

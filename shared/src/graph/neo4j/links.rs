@@ -74,7 +74,7 @@ impl LinkStore for Neo4jGraph {
             .bind()
             .p("after", after.unwrap_or(""))
             .p("window", int(window.min(MAX_CAUSAL_WINDOW)))
-            .p("limit", int(limit));
+            .p("limit", int(self.scan_limit(limit)));
         self.rows(q.query()?)
             .await?
             .iter()
@@ -85,7 +85,8 @@ impl LinkStore for Neo4jGraph {
                     earlier: strings_column(r, "earlier")?,
                 })
             })
-            .collect()
+            .collect::<GraphResult<Vec<_>>>()
+            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
     }
 
     async fn save_causal(

@@ -69,6 +69,28 @@ pub(super) fn first_occurrences(keys: &[String]) -> Vec<&str> {
         .collect()
 }
 
+/// How many rows a global scan reads when the store is confined to a key space: every
+/// row a test server holds.
+const KEY_SPACE_SCAN: usize = 100_000;
+
+/// The rows whose user id ends with `suffix`, in order, at most `limit`; all of them
+/// without a suffix.
+fn in_key_space<T>(
+    suffix: Option<&str>,
+    rows: Vec<T>,
+    user: impl Fn(&T) -> &str,
+    limit: usize,
+) -> Vec<T> {
+    match suffix {
+        Some(suffix) => rows
+            .into_iter()
+            .filter(|r| user(r).ends_with(suffix))
+            .take(limit)
+            .collect(),
+        None => rows,
+    }
+}
+
 /// How many times a transactional write is attempted when Neo4j says "try again".
 const ATTEMPTS: usize = 3;
 
@@ -80,6 +102,9 @@ pub struct Neo4jGraph {
     dimensions: usize,
     /// How Source search of users with many Sources uses the shared indexes.
     over_fetch: Arc<OverFetch>,
+    /// Set when this store sees only the users whose id ends with this suffix
+    /// ([`Self::in_key_space`]); `None` in a deployment.
+    key_space: Option<Arc<str>>,
 }
 
 impl std::fmt::Debug for Neo4jGraph {
@@ -116,6 +141,7 @@ impl Neo4jGraph {
             graph,
             dimensions: embedding_dimensions,
             over_fetch: Arc::new(OverFetch::new(config.exact_search_max, false)),
+            key_space: None,
         };
         store
             .ping()
@@ -129,6 +155,33 @@ impl Neo4jGraph {
     pub fn with_strict_over_fetch(mut self) -> Self {
         self.over_fetch = Arc::new(OverFetch::new(self.over_fetch.exact_max(), true));
         self
+    }
+
+    /// The same store confined to one key space: the users whose id ends with `suffix`.
+    /// Every operation but the global scans names its user or key already; the global
+    /// scans (stuck and stale Sources, stuck extractions, promotion candidates, dirty
+    /// memories, faded Sources and clusters, causal candidates) keep only the key
+    /// space's rows. For tests that share one server, each with users of its own suffix:
+    /// each sees what it would on a server of its own.
+    pub fn in_key_space(mut self, suffix: impl Into<String>) -> Self {
+        self.key_space = Some(Arc::from(suffix.into()));
+        self
+    }
+
+    /// How many rows a global scan asks the server for: `limit`, or in a key space
+    /// enough for every user's ([`KEY_SPACE_SCAN`]), so that `limit` of its own are left
+    /// after [`Self::own`].
+    fn scan_limit(&self, limit: usize) -> usize {
+        match self.key_space {
+            Some(_) => KEY_SPACE_SCAN.max(limit),
+            None => limit,
+        }
+    }
+
+    /// A global scan's rows of this store's key space (all of them outside one), in the
+    /// server's order, at most `limit`.
+    fn own<T>(&self, rows: Vec<T>, user: impl Fn(&T) -> &str, limit: usize) -> Vec<T> {
+        in_key_space(self.key_space.as_deref(), rows, user, limit)
     }
 
     /// How this store's Source searches went so far (exact, over-fetched, fell back).

@@ -249,23 +249,28 @@ impl SourceStore for Neo4jGraph {
         before: DateTime<Utc>,
         limit: usize,
     ) -> GraphResult<Vec<SourceRef>> {
-        let q = s::STUCK.bind().p("before", before).p("limit", int(limit));
+        let q = s::STUCK
+            .bind()
+            .p("before", before)
+            .p("limit", int(self.scan_limit(limit)));
         self.rows(q.query()?)
             .await?
             .iter()
             .map(source_ref)
-            .collect()
+            .collect::<GraphResult<Vec<_>>>()
+            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
     }
 
     async fn stale_index(&self, embedded_with: &str, limit: usize) -> GraphResult<Vec<SourceRef>> {
         let q = s::STALE_INDEX
             .bind()
             .p("embedded_with", embedded_with)
-            .p("limit", int(limit));
+            .p("limit", int(self.scan_limit(limit)));
         self.rows(q.query()?)
             .await?
             .iter()
             .map(source_ref)
-            .collect()
+            .collect::<GraphResult<Vec<_>>>()
+            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
     }
 }

@@ -251,3 +251,20 @@ fn the_owner_reads_back_as_owner() {
     assert_eq!(node.lifecycle, Lifecycle::owner(at()));
     assert_eq!(node.counters, HierarchyCounters::default());
 }
+
+#[test]
+fn a_store_in_a_key_space_keeps_only_its_users_rows_of_a_global_scan() {
+    let rows: Vec<String> = ["alice-t1", "bob-t2", "carol-t1", "dave-t1", "erin-t2"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(
+        super::in_key_space(Some("-t1"), rows.clone(), String::as_str, 2),
+        ["alice-t1", "carol-t1"],
+        "its own, in the server's order, at most the limit"
+    );
+    assert_eq!(
+        super::in_key_space(None, rows.clone(), String::as_str, 2),
+        rows,
+        "outside a key space the server's answer is left as it is"
+    );
+}
