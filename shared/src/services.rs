@@ -16,7 +16,6 @@ use crate::graph::sqlite::SqliteGraph;
 use crate::job_runs::JobRunLedger;
 use crate::llm::Usage;
 use crate::llm::counted::Counted;
-use crate::llm::minilm::MiniLmEmbedder;
 use crate::llm::offline::OfflineModel;
 use crate::llm::openai::OpenAiProvider;
 use crate::llm::{CauseFinder, Embedder, EntityExtractor, NoteTaker, SourceProcessor, Summarizer};
@@ -35,6 +34,24 @@ pub struct Models {
     pub embedder: Arc<dyn Embedder>,
 }
 
+/// The `local` provider's model in `dir`.
+#[cfg(feature = "minilm")]
+fn local_embedder(dir: &std::path::Path) -> anyhow::Result<Arc<dyn Embedder>> {
+    let model = crate::llm::minilm::MiniLmEmbedder::load(dir)
+        .context("loading the local embedding model")?;
+    Ok(Arc::new(model))
+}
+
+/// Without the `minilm` feature there is no local model to load: start-up stops here.
+#[cfg(not(feature = "minilm"))]
+fn local_embedder(_dir: &std::path::Path) -> anyhow::Result<Arc<dyn Embedder>> {
+    anyhow::bail!(
+        "models.providers.embeddings = \"local\" needs Cosmo built with the `minilm` feature \
+         (cargo build --release --features minilm); this build embeds with the offline or \
+         an OpenAI-compatible provider only"
+    )
+}
+
 impl Models {
     /// The provider `[models.providers]` names for each task. Loads the local embedding
     /// model (if chosen) here, so a wrong folder stops start-up with the file it lacks.
@@ -50,9 +67,7 @@ impl Models {
             None
         };
         let local = match (cfg.providers.embeddings, &cfg.local.model_dir) {
-            (Provider::Local, Some(dir)) => Some(Arc::new(
-                MiniLmEmbedder::load(dir).context("loading the local embedding model")?,
-            )),
+            (Provider::Local, Some(dir)) => Some(local_embedder(dir)?),
             _ => None,
         };
         // Each task's provider, wrapped so its calls are counted under its name.

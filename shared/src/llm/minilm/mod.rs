@@ -8,17 +8,20 @@
 //!
 //! The weights are loaded once per process per folder and shared; inference runs on
 //! tokio's blocking pool so it never stalls the async workers.
+//!
+//! The model itself is built only with the `minilm` cargo feature (candle is a fifth of
+//! a cold build, and the embedded default does not need it); without it, choosing the
+//! `local` provider stops start-up with a message that says so.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
-
-use async_trait::async_trait;
-
-use super::{Completion, Embedder, LlmError, LlmResult, Usage};
-
+#[cfg(feature = "minilm")]
+mod embedder;
+#[cfg(feature = "minilm")]
 pub mod encoder;
 pub mod files;
 
+#[cfg(feature = "minilm")]
+pub use embedder::MiniLmEmbedder;
+#[cfg(feature = "minilm")]
 pub use encoder::{Embedded, Encoder, MAX_TOKENS};
 pub use files::{LoadError, ModelFiles};
 
@@ -28,77 +31,3 @@ pub const PROVIDER: &str = "local";
 pub const MODEL: &str = "all-MiniLM-L6-v2";
 /// The model's vector size; `models.embedding_dimensions` must equal it.
 pub const DIMENSIONS: usize = 384;
-
-/// Models loaded by this process, by canonical folder: Services built twice (API and
-/// workers in one process, tests) share one copy of the weights.
-static LOADED: Mutex<Vec<(PathBuf, Arc<Encoder>)>> = Mutex::new(Vec::new());
-
-/// all-MiniLM-L6-v2 as an [`Embedder`]; clones share the loaded model.
-#[derive(Debug, Clone)]
-pub struct MiniLmEmbedder {
-    encoder: Arc<Encoder>,
-}
-
-impl MiniLmEmbedder {
-    /// The model in `dir` (the folder holding `config.json`, `model.safetensors` and
-    /// `tokenizer.json`), loaded on first use in this process. Blocks while reading
-    /// the weights (well under a second from a local disk): call it at start-up.
-    pub fn load(dir: &Path) -> Result<Self, LoadError> {
-        let files = ModelFiles::locate(dir)?;
-        // Held while loading, so two callers never load the same folder twice.
-        let mut loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, encoder)) = loaded.iter().find(|(d, _)| *d == files.dir) {
-            return Ok(Self {
-                encoder: encoder.clone(),
-            });
-        }
-        let dir = files.dir.clone();
-        let encoder = Arc::new(Encoder::load(files)?);
-        loaded.push((dir, encoder.clone()));
-        Ok(Self { encoder })
-    }
-}
-
-fn usage(tokens: u64) -> Usage {
-    Usage {
-        provider: PROVIDER.to_owned(),
-        model: MODEL.to_owned(),
-        prompt_tokens: tokens,
-        completion_tokens: 0,
-    }
-}
-
-#[async_trait]
-impl Embedder for MiniLmEmbedder {
-    fn dimensions(&self) -> usize {
-        DIMENSIONS
-    }
-
-    /// Usage counts the tokens the model read, `[CLS]` and `[SEP]` included, after
-    /// truncation to [`MAX_TOKENS`].
-    async fn embed(&self, texts: &[String]) -> LlmResult<Vec<Vec<f32>>> {
-        if texts.is_empty() {
-            return Ok(Completion {
-                value: Vec::new(),
-                usage: usage(0),
-            });
-        }
-        let encoder = self.encoder.clone();
-        let texts = texts.to_vec();
-        let embedded = tokio::task::spawn_blocking(move || encoder.embed(&texts))
-            .await
-            .map_err(|e| LlmError::Unavailable {
-                provider: PROVIDER.into(),
-                message: format!("the embedding task stopped: {e}"),
-            })?
-            // The same input would fail the same way: not worth a retry.
-            .map_err(|e| LlmError::Refused {
-                provider: PROVIDER.into(),
-                message: format!("{e:#}"),
-            })?;
-        Ok(Completion {
-            value: embedded.vectors,
-            usage: usage(embedded.tokens),
-        })
-    }
-}
