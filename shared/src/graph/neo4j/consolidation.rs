@@ -66,27 +66,15 @@ async fn remove_expired(
 #[async_trait]
 impl ConsolidationStore for Neo4jGraph {
     async fn dirty_nodes(&self, limit: usize) -> GraphResult<Vec<SemanticNode>> {
-        let q = mt::DIRTY_NODES
-            .bind()
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(decode::node)
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+        let q = mt::DIRTY_NODES.bind();
+        self.scan(q, limit, decode::node, |r| r.user_id.as_str())
+            .await
     }
 
     async fn dirty_relationships(&self, limit: usize) -> GraphResult<Vec<Relationship>> {
-        let q = mt::DIRTY_RELATIONSHIPS
-            .bind()
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(decode::relationship)
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+        let q = mt::DIRTY_RELATIONSHIPS.bind();
+        self.scan(q, limit, decode::relationship, |r| r.user_id.as_str())
+            .await
     }
 
     async fn consolidate_node(

@@ -107,18 +107,18 @@ impl EpisodicStore for Neo4jGraph {
         let q = mt::FADED_SOURCES
             .bind()
             .p("older_than", older_than)
-            .p("salience_below", salience_below)
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| {
+            .p("salience_below", salience_below);
+        self.scan(
+            q,
+            limit,
+            |r| {
                 let mut mentioned = strings_column(r, "mentioned")?;
                 mentioned.sort_unstable();
                 Ok((decode::brief(&Props::from_row(r, "brief")?)?, mentioned))
-            })
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |(brief, _)| brief.user_id.as_str(), limit))
+            },
+            |(brief, _)| brief.user_id.as_str(),
+        )
+        .await
     }
 
     async fn source_clusters(
@@ -131,20 +131,20 @@ impl EpisodicStore for Neo4jGraph {
             .p("older_than", rules.older_than)
             .p("min_sources", int(rules.min_sources))
             .p("anchor_share", rules.anchor_share)
-            .p("anchor_min_sources", int(rules.anchor_min_sources))
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| {
+            .p("anchor_min_sources", int(rules.anchor_min_sources));
+        self.scan(
+            q,
+            limit,
+            |r| {
                 Ok(SourceCluster {
                     entity_key: required(r, "entity_key")?,
                     user_id: required(r, "user_id")?,
                     sources: briefs(r, "briefs")?,
                 })
-            })
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+            },
+            |r| r.user_id.as_str(),
+        )
+        .await
     }
 
     async fn consolidate_sources(&self, c: &EpisodicConsolidation) -> GraphResult<usize> {

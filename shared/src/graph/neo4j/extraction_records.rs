@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use super::bolt::{Props, int};
+use super::bolt::Props;
 use super::cypher::extraction as x;
 use super::{Neo4jGraph, decode, finish, txn_rows};
 use crate::domain::{ExtractionRecord, ExtractionStatus};
@@ -108,15 +108,13 @@ impl ExtractionRecordStore for Neo4jGraph {
         before: DateTime<Utc>,
         limit: usize,
     ) -> GraphResult<Vec<ExtractionRecord>> {
-        let q = x::STUCK
-            .bind()
-            .p("before", before)
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| decode::extraction(&Props::from_row(r, "extraction")?))
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+        let q = x::STUCK.bind().p("before", before);
+        self.scan(
+            q,
+            limit,
+            |r| decode::extraction(&Props::from_row(r, "extraction")?),
+            |r| r.user_id.as_str(),
+        )
+        .await
     }
 }

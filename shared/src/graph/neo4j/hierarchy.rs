@@ -48,21 +48,21 @@ impl HierarchyStore for Neo4jGraph {
             .bind()
             .p("min_sources", rules.min_sources)
             .p("min_days", rules.min_days)
-            .p("first_before", rules.first_before)
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| {
+            .p("first_before", rules.first_before);
+        self.scan(
+            q,
+            limit,
+            |r| {
                 Ok(StorylineCandidateAnchor {
                     anchor_key: required(r, "anchor_key")?,
                     user_id: required(r, "user_id")?,
                     anchor_name: string_column(r, "anchor_name")?.unwrap_or_default(),
                     sources: briefs(r, "briefs")?,
                 })
-            })
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+            },
+            |r| r.user_id.as_str(),
+        )
+        .await
     }
 
     async fn dirty_storylines(
@@ -70,16 +70,14 @@ impl HierarchyStore for Neo4jGraph {
         active_since: DateTime<Utc>,
         limit: usize,
     ) -> GraphResult<Vec<Storyline>> {
-        let q = mt::DIRTY_STORYLINES
-            .bind()
-            .p("active_since", active_since)
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| decode::storyline(&Props::from_row(r, "storyline")?))
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+        let q = mt::DIRTY_STORYLINES.bind().p("active_since", active_since);
+        self.scan(
+            q,
+            limit,
+            |r| decode::storyline(&Props::from_row(r, "storyline")?),
+            |r| r.user_id.as_str(),
+        )
+        .await
     }
 
     async fn storyline_briefs(
@@ -119,14 +117,11 @@ impl HierarchyStore for Neo4jGraph {
         first_before: DateTime<Utc>,
         limit: usize,
     ) -> GraphResult<Vec<MacroCandidateAnchor>> {
-        let q = mt::MACRO_CANDIDATES
-            .bind()
-            .p("first_before", first_before)
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| {
+        let q = mt::MACRO_CANDIDATES.bind().p("first_before", first_before);
+        self.scan(
+            q,
+            limit,
+            |r| {
                 let mut storylines = Props::list_from_row(r, "storylines")?
                     .iter()
                     .map(decode::storyline)
@@ -138,21 +133,21 @@ impl HierarchyStore for Neo4jGraph {
                     anchor_name: string_column(r, "anchor_name")?.unwrap_or_default(),
                     storylines,
                 })
-            })
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+            },
+            |r| r.user_id.as_str(),
+        )
+        .await
     }
 
     async fn dirty_macros(&self, limit: usize) -> GraphResult<Vec<Macro>> {
-        let q = mt::DIRTY_MACROS
-            .bind()
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| decode::macro_(&Props::from_row(r, "macro")?))
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+        let q = mt::DIRTY_MACROS.bind();
+        self.scan(
+            q,
+            limit,
+            |r| decode::macro_(&Props::from_row(r, "macro")?),
+            |r| r.user_id.as_str(),
+        )
+        .await
     }
 
     async fn macro_storylines(&self, macro_id: &str) -> GraphResult<Vec<Storyline>> {

@@ -73,20 +73,20 @@ impl LinkStore for Neo4jGraph {
         let q = lx::CAUSAL_CANDIDATES
             .bind()
             .p("after", after.unwrap_or(""))
-            .p("window", int(window.min(MAX_CAUSAL_WINDOW)))
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| {
+            .p("window", int(window.min(MAX_CAUSAL_WINDOW)));
+        self.scan(
+            q,
+            limit,
+            |r| {
                 Ok(CausalCandidate {
                     effect_key: string_column(r, "effect_key")?.unwrap_or_default(),
                     user_id: string_column(r, "user_id")?.unwrap_or_default(),
                     earlier: strings_column(r, "earlier")?,
                 })
-            })
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+            },
+            |r| r.user_id.as_str(),
+        )
+        .await
     }
 
     async fn save_causal(

@@ -15,6 +15,7 @@ use neo4rs::{ConfigBuilder, Graph, Neo4jErrorKind, Query, Row, Txn};
 
 use crate::config::Neo4jConfig;
 use crate::graph::{GraphError, GraphResult, StoreAdmin};
+use cypher::Bind;
 
 mod bolt;
 mod consolidation;
@@ -168,20 +169,25 @@ impl Neo4jGraph {
         self
     }
 
-    /// How many rows a global scan asks the server for: `limit`, or in a key space
-    /// enough for every user's ([`KEY_SPACE_SCAN`]), so that `limit` of its own are left
-    /// after [`Self::own`].
-    fn scan_limit(&self, limit: usize) -> usize {
-        match self.key_space {
+    /// A global scan — a statement over every user's memories, not one user's or one
+    /// key's — bound with the number of rows to return (`$limit`), its rows decoded.
+    /// In a key space it asks for every row ([`KEY_SPACE_SCAN`]) and keeps `limit` of
+    /// the key space's, in the server's order.
+    async fn scan<T>(
+        &self,
+        statement: Bind,
+        limit: usize,
+        decode: impl Fn(&Row) -> GraphResult<T>,
+        user: impl Fn(&T) -> &str,
+    ) -> GraphResult<Vec<T>> {
+        let fetch = match self.key_space {
             Some(_) => KEY_SPACE_SCAN.max(limit),
             None => limit,
-        }
-    }
-
-    /// A global scan's rows of this store's key space (all of them outside one), in the
-    /// server's order, at most `limit`.
-    fn own<T>(&self, rows: Vec<T>, user: impl Fn(&T) -> &str, limit: usize) -> Vec<T> {
-        in_key_space(self.key_space.as_deref(), rows, user, limit)
+        };
+        let q = statement.p("limit", bolt::int(fetch)).query()?;
+        let rows = self.rows(q).await?;
+        let all = rows.iter().map(decode).collect::<GraphResult<Vec<_>>>()?;
+        Ok(in_key_space(self.key_space.as_deref(), all, user, limit))
     }
 
     /// How this store's Source searches went so far (exact, over-fetched, fell back).

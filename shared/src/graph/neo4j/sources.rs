@@ -249,28 +249,14 @@ impl SourceStore for Neo4jGraph {
         before: DateTime<Utc>,
         limit: usize,
     ) -> GraphResult<Vec<SourceRef>> {
-        let q = s::STUCK
-            .bind()
-            .p("before", before)
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(source_ref)
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+        let q = s::STUCK.bind().p("before", before);
+        self.scan(q, limit, source_ref, |r| r.user_id.as_str())
+            .await
     }
 
     async fn stale_index(&self, embedded_with: &str, limit: usize) -> GraphResult<Vec<SourceRef>> {
-        let q = s::STALE_INDEX
-            .bind()
-            .p("embedded_with", embedded_with)
-            .p("limit", int(self.scan_limit(limit)));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(source_ref)
-            .collect::<GraphResult<Vec<_>>>()
-            .map(|all| self.own(all, |r| r.user_id.as_str(), limit))
+        let q = s::STALE_INDEX.bind().p("embedded_with", embedded_with);
+        self.scan(q, limit, source_ref, |r| r.user_id.as_str())
+            .await
     }
 }
