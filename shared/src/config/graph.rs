@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+pub use cosmo_graph_neo4j::Neo4jConfig;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GraphBackend {
@@ -33,31 +35,6 @@ pub struct GraphConfig {
     pub neo4j: Neo4jConfig,
 }
 
-/// `[graph.neo4j]`: used when `graph.backend = "neo4j"`.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Neo4jConfig {
-    /// `neo4j://host:7687`, `bolt://…`, `neo4j+s://…` (Aura).
-    pub uri: String,
-    pub user: String,
-    /// Secret: never logged.
-    pub password: String,
-    /// The database on the server (`neo4j` on Community Edition).
-    pub database: String,
-    pub max_connections: usize,
-    /// Connections older than this are replaced, so an exhausted pool errors instead of
-    /// waiting forever on a dead connection.
-    pub max_lifetime_secs: u64,
-    pub connection_timeout_secs: u64,
-    /// Rows fetched per round trip.
-    pub fetch_size: usize,
-    /// A user with at most this many Sources is searched exactly (every vector of theirs
-    /// scored, every full-text match filtered to them). Above it, Source search asks the
-    /// shared vector and full-text indexes for a top-k large enough to hold the user's
-    /// best and keeps the result only when it provably does (else it searches exactly).
-    pub exact_search_max: usize,
-}
-
 impl Default for GraphConfig {
     fn default() -> Self {
         Self {
@@ -66,22 +43,6 @@ impl Default for GraphConfig {
             sqlite_vector_cache_mib: 512,
             sqlite_text_cache_mib: 512,
             neo4j: Neo4jConfig::default(),
-        }
-    }
-}
-
-impl Default for Neo4jConfig {
-    fn default() -> Self {
-        Self {
-            uri: "neo4j://127.0.0.1:7687".into(),
-            user: "neo4j".into(),
-            password: String::new(),
-            database: "neo4j".into(),
-            max_connections: 16,
-            max_lifetime_secs: 300,
-            connection_timeout_secs: 10,
-            fetch_size: 500,
-            exact_search_max: 20_000,
         }
     }
 }
@@ -104,21 +65,5 @@ impl GraphConfig {
             );
         }
         Ok(())
-    }
-}
-
-impl std::fmt::Debug for Neo4jConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Neo4jConfig")
-            .field("uri", &self.uri)
-            .field("user", &self.user)
-            .field("password", &"***")
-            .field("database", &self.database)
-            .field("max_connections", &self.max_connections)
-            .field("max_lifetime_secs", &self.max_lifetime_secs)
-            .field("connection_timeout_secs", &self.connection_timeout_secs)
-            .field("fetch_size", &self.fetch_size)
-            .field("exact_search_max", &self.exact_search_max)
-            .finish()
     }
 }

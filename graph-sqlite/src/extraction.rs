@@ -1,0 +1,350 @@
+//! Phase 2's write in one SQLite transaction: nodes, mentions and hierarchy counters,
+//! relationships, notes, Storylines and completion (docs/architecture.md, "Phase 2").
+//! Each step only changes something the first time: a second application of the same
+//! write is a no-op.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use cosmo_core::domain::{
+    Actor, ExtractionOutcome, ExtractionWrite, Lifecycle, LifecycleEvent, MemoryKind, MemoryState,
+    NodeRef, NodeUpsert, NoteTarget, TtlPolicy,
+};
+use cosmo_core::graph::{ExtractionStore, GraphError, GraphResult};
+use cosmo_core::ids;
+use sqlx::{Sqlite, Transaction};
+
+use super::{SqliteGraph, micros};
+
+type Tx = Transaction<'static, Sqlite>;
+
+const MARK_NODE_DIRTY: &str =
+    "UPDATE nodes SET is_dirty = 1, updated_at = $2 WHERE entity_key = $1";
+const MARK_REL_DIRTY: &str =
+    "UPDATE relationships SET is_dirty = 1, updated_at = $2 WHERE rel_key = $1";
+
+fn out_key(keys: &[String], i: usize) -> GraphResult<String> {
+    keys.get(i)
+        .cloned()
+        .ok_or_else(|| GraphError::Conflict(format!("reference to missing item {i}")))
+}
+
+/// MERGE by identity; ON CREATE the lifecycle defaults. Returns (entity key, created).
+async fn merge_node(
+    tx: &mut Tx,
+    user_id: &str,
+    n: &NodeUpsert,
+    at: DateTime<Utc>,
+) -> GraphResult<(String, bool)> {
+    let entity_type = n.identity.entity_type.clone().unwrap_or_default();
+    let existing: Option<String> = sqlx::query_scalar(
+        "SELECT entity_key FROM nodes WHERE user_id = $1 AND kind = $2 AND identity_name = $3 AND entity_type = $4",
+    )
+    .bind(user_id)
+    .bind(n.identity.kind.as_str())
+    .bind(&n.identity.name)
+    .bind(&entity_type)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if let Some(key) = existing {
+        return Ok((key, false));
+    }
+    let key = ids::node_key(user_id, &n.identity);
+    let lc = Lifecycle::new(n.confidence, TtlPolicy::Decay, at);
+    sqlx::query(
+        "INSERT INTO nodes (entity_key, user_id, kind, identity_name, entity_type, name, created_by,
+            salience, state, confidence, access_count, recall_frequency, last_recall_interval,
+            decay_gradient, ttl_policy, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $2, $7, $8, $9, 0, 0, 0, $10, $11, $12, $12)",
+    )
+    .bind(&key)
+    .bind(user_id)
+    .bind(n.identity.kind.as_str())
+    .bind(&n.identity.name)
+    .bind(&entity_type)
+    .bind(&n.display_name)
+    .bind(lc.salience)
+    .bind(lc.state.as_str())
+    .bind(lc.confidence)
+    .bind(lc.decay_gradient)
+    .bind(lc.ttl_policy.as_str())
+    .bind(micros(at))
+    .execute(&mut **tx)
+    .await?;
+    Ok((key, true))
+}
+
+/// `(Source)-[:mentions]->(node)`, and the hierarchy counters only when the link is new:
+/// a Source counts once per node, on its event time.
+async fn mention(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<bool> {
+    let created = sqlx::query(
+        "INSERT INTO mentions (source_key, entity_key, user_id, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(&w.source_key)
+    .bind(key)
+    .bind(&w.user_id)
+    .bind(micros(w.at))
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if !created {
+        return Ok(false);
+    }
+    let new_day = sqlx::query(
+        "INSERT INTO node_days (entity_key, day) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+    )
+    .bind(key)
+    .bind(w.event_time.date_naive().to_string())
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    let event = micros(w.event_time);
+    sqlx::query(
+        "UPDATE nodes SET source_count = source_count + 1,
+            first_mentioned_at = min(coalesce(first_mentioned_at, $2), $2),
+            last_mentioned_at = max(coalesce(last_mentioned_at, $2), $2),
+            distinct_source_days = distinct_source_days + $3, updated_at = $4
+         WHERE entity_key = $1",
+    )
+    .bind(key)
+    .bind(event)
+    .bind(new_day as i64)
+    .bind(micros(w.at))
+    .execute(&mut **tx)
+    .await?;
+    confirm(tx, w, key).await?;
+    Ok(true)
+}
+
+/// A candidate mentioned by a second Source is confirmed by it: `candidate → active`.
+/// (Retrieval confirms memories too; this is how themes that keep coming up become
+/// eligible for Storylines before anyone searched for them.)
+async fn confirm(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<()> {
+    let confirmed = sqlx::query(
+        "UPDATE nodes SET state = 'active', updated_at = $2
+         WHERE entity_key = $1 AND state = 'candidate' AND pinned = 0 AND source_count >= 2",
+    )
+    .bind(key)
+    .bind(micros(w.at))
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    if confirmed == 1 {
+        let event = LifecycleEvent {
+            memory_kind: MemoryKind::Node,
+            memory_key: key.to_owned(),
+            user_id: w.user_id.clone(),
+            previous_state: MemoryState::Candidate,
+            new_state: MemoryState::Active,
+            reason: "re_mentioned".into(),
+            actor: Actor::System,
+            at: w.at,
+        };
+        super::lifecycle::record_event(tx, &event).await?;
+    }
+    Ok(())
+}
+
+/// The Source joins a Storyline; its stats and its Macro's move once.
+async fn join_storyline(tx: &mut Tx, w: &ExtractionWrite, storyline_id: &str) -> GraphResult<bool> {
+    let joined = sqlx::query(
+        "INSERT INTO storyline_sources (storyline_id, source_key)
+         SELECT storyline_id, $2 FROM storylines WHERE storyline_id = $1 AND user_id = $3
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(storyline_id)
+    .bind(&w.source_key)
+    .bind(&w.user_id)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if !joined {
+        return Ok(false);
+    }
+    let (event, at) = (micros(w.event_time), micros(w.at));
+    sqlx::query(
+        "UPDATE storylines SET source_count = source_count + 1,
+            first_source_at = min(coalesce(first_source_at, $2), $2),
+            last_source_at = max(coalesce(last_source_at, $2), $2), is_dirty = 1, updated_at = $3
+         WHERE storyline_id = $1",
+    )
+    .bind(storyline_id)
+    .bind(event)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "UPDATE macros SET total_source_count = total_source_count + 1,
+            last_event_at = max(coalesce(last_event_at, $2), $2), is_dirty = 1, updated_at = $3
+         WHERE macro_id IN (SELECT macro_id FROM macro_storylines WHERE storyline_id = $1)",
+    )
+    .bind(storyline_id)
+    .bind(event)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(true)
+}
+
+/// Completion: the extraction is complete for this (Source, user); the Source itself is
+/// `extracted` once its owner's extraction is.
+async fn complete(tx: &mut Tx, w: &ExtractionWrite) -> GraphResult<()> {
+    let at = micros(w.at);
+    sqlx::query(
+        "INSERT INTO extractions (source_key, user_id, status, requested_at, started_at, completed_at, updated_at)
+         VALUES ($1, $2, 'extracted', $3, $3, $3, $3)
+         ON CONFLICT (source_key, user_id) DO UPDATE SET status = 'extracted', completed_at = $3,
+            error = NULL, updated_at = $3 WHERE extractions.status <> 'extracted'",
+    )
+    .bind(&w.source_key)
+    .bind(&w.user_id)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    if w.is_source_owner {
+        sqlx::query(
+            "UPDATE sources SET processing_status = 'extracted', extraction_completed_at = $2, updated_at = $2
+             WHERE entity_key = $1 AND processing_status <> 'extracted'",
+        )
+        .bind(&w.source_key)
+        .bind(at)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl ExtractionStore for SqliteGraph {
+    async fn write_extraction(&self, w: &ExtractionWrite) -> GraphResult<ExtractionOutcome> {
+        let mut tx = self.begin().await?;
+        let mut out = ExtractionOutcome::default();
+        let status: Option<String> = sqlx::query_scalar(
+            "SELECT status FROM extractions WHERE source_key = $1 AND user_id = $2",
+        )
+        .bind(&w.source_key)
+        .bind(&w.user_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if status.as_deref() == Some("extracted") {
+            out.already_complete = true;
+            return Ok(out);
+        }
+
+        let owner_key: Option<String> =
+            sqlx::query_scalar("SELECT entity_key FROM nodes WHERE user_id = $1 AND is_owner = 1")
+                .bind(&w.user_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        for node in &w.nodes {
+            let (key, created) = merge_node(&mut tx, &w.user_id, node, w.at).await?;
+            out.nodes_created += usize::from(created);
+            out.node_keys.push(key);
+        }
+        let resolve = |r: NodeRef| -> GraphResult<String> {
+            match r {
+                NodeRef::Extracted(i) => out_key(&out.node_keys, i),
+                NodeRef::Owner => owner_key.clone().ok_or_else(|| {
+                    GraphError::Conflict(format!(
+                        "user {} has no owner Person (no profile)",
+                        w.user_id
+                    ))
+                }),
+            }
+        };
+
+        for key in out.node_keys.clone() {
+            out.mentions_created += usize::from(mention(&mut tx, w, &key).await?);
+        }
+
+        let mut rel_keys = Vec::with_capacity(w.relationships.len());
+        for rel in &w.relationships {
+            let (from, to) = (resolve(rel.from)?, resolve(rel.to)?);
+            let key = ids::relationship_key(&w.user_id, &from, &to, &rel.relationship_type);
+            let lc = Lifecycle::new(rel.confidence, TtlPolicy::Decay, w.at);
+            let created = sqlx::query(
+                "INSERT INTO relationships (rel_key, user_id, from_key, to_key, relationship_type,
+                    description, attitude, proximity, strength, created_by, salience, state, confidence,
+                    access_count, recall_frequency, last_recall_interval, decay_gradient, ttl_policy,
+                    created_at, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $2, $10, $11, $12, 0, 0, 0, $13, $14, $15, $15)
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(&key)
+            .bind(&w.user_id)
+            .bind(&from)
+            .bind(&to)
+            .bind(&rel.relationship_type)
+            .bind(&rel.description)
+            .bind(&rel.attitude)
+            .bind(rel.proximity)
+            .bind(rel.strength)
+            .bind(lc.salience)
+            .bind(lc.state.as_str())
+            .bind(lc.confidence)
+            .bind(lc.decay_gradient)
+            .bind(lc.ttl_policy.as_str())
+            .bind(micros(w.at))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            out.relationships_created += usize::from(created);
+            // Provenance: erasing every Source a relationship came from erases it.
+            sqlx::query(
+                "INSERT OR IGNORE INTO relationship_sources (rel_key, source_key) VALUES ($1, $2)",
+            )
+            .bind(&key)
+            .bind(&w.source_key)
+            .execute(&mut *tx)
+            .await?;
+            rel_keys.push(key);
+        }
+
+        for note in &w.notes {
+            let (owner_kind, target, mark_dirty) = match note.target {
+                NoteTarget::Node(r) => ("node", resolve(r)?, MARK_NODE_DIRTY),
+                NoteTarget::Relationship(i) => {
+                    ("relationship", out_key(&rel_keys, i)?, MARK_REL_DIRTY)
+                }
+            };
+            let note_id = ids::note_id(&target, &w.user_id, Some(&w.source_key), &note.text);
+            let added = sqlx::query(
+                "INSERT INTO notes (owner_key, note_id, owner_kind, user_id, text, added_by, source_id,
+                    date_added, lifetime, expires_at)
+                 VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
+            )
+            .bind(&target)
+            .bind(&note_id)
+            .bind(owner_kind)
+            .bind(&w.user_id)
+            .bind(&note.text)
+            .bind(&w.source_key)
+            .bind(micros(w.at))
+            .bind(note.lifetime.as_str())
+            .bind(note.lifetime.expires_at(w.at).map(micros))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            if added {
+                out.notes_added += 1;
+                sqlx::query(mark_dirty)
+                    .bind(&target)
+                    .bind(micros(w.at))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+
+        for storyline_id in &w.storylines {
+            out.storylines_joined += usize::from(join_storyline(&mut tx, w, storyline_id).await?);
+        }
+
+        complete(&mut tx, w).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+}

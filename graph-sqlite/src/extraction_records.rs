@@ -1,0 +1,144 @@
+//! A Source's per-user extraction records: requested, started, failed, stuck.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use cosmo_core::domain::{ExtractionRecord, ExtractionStatus};
+use cosmo_core::graph::{ExtractionRecordStore, GraphResult};
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::{SqliteGraph, micros, opt_time, parse, time};
+
+fn extraction_from_row(r: &SqliteRow) -> sqlx::Result<ExtractionRecord> {
+    Ok(ExtractionRecord {
+        source_key: r.try_get("source_key")?,
+        user_id: r.try_get("user_id")?,
+        status: parse::<ExtractionStatus>(r, "status")?,
+        requested_at: time(r, "requested_at")?,
+        started_at: opt_time(r, "started_at")?,
+        completed_at: opt_time(r, "completed_at")?,
+        error: r.try_get("error")?,
+    })
+}
+
+#[async_trait]
+impl ExtractionRecordStore for SqliteGraph {
+    async fn request_extraction(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<ExtractionRecord> {
+        sqlx::query(
+            "INSERT INTO extractions (source_key, user_id, status, requested_at, updated_at)
+             VALUES ($1, $2, 'pending', $3, $3)
+             ON CONFLICT (source_key, user_id) DO UPDATE SET status = 'pending', updated_at = $3
+               WHERE extractions.status = 'failed'",
+        )
+        .bind(source_key)
+        .bind(user_id)
+        .bind(micros(at))
+        .execute(&self.pool)
+        .await?;
+        self.extraction(source_key, user_id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("extraction record vanished").into())
+    }
+
+    async fn extraction(
+        &self,
+        source_key: &str,
+        user_id: &str,
+    ) -> GraphResult<Option<ExtractionRecord>> {
+        let row = sqlx::query("SELECT * FROM extractions WHERE source_key = $1 AND user_id = $2")
+            .bind(source_key)
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(extraction_from_row).transpose()?)
+    }
+
+    async fn extractions(&self, source_key: &str) -> GraphResult<Vec<ExtractionRecord>> {
+        let rows = sqlx::query("SELECT * FROM extractions WHERE source_key = $1 ORDER BY user_id")
+            .bind(source_key)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(extraction_from_row)
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Marks an extraction in progress, creating the record if the job came first.
+    async fn mark_extraction_started(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        let mut tx = self.begin().await?;
+        sqlx::query(
+            "INSERT INTO extractions (source_key, user_id, status, requested_at, started_at, updated_at)
+             VALUES ($1, $2, 'in_progress', $3, $3, $3)
+             ON CONFLICT (source_key, user_id) DO UPDATE SET status = 'in_progress', started_at = $3,
+               updated_at = $3 WHERE extractions.status <> 'extracted'",
+        )
+        .bind(source_key)
+        .bind(user_id)
+        .bind(micros(at))
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE sources SET extraction_started_at = $2, updated_at = $2
+             WHERE entity_key = $1 AND user_id = $3 AND processing_status <> 'extracted'",
+        )
+        .bind(source_key)
+        .bind(micros(at))
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn record_extraction_error(
+        &self,
+        source_key: &str,
+        user_id: &str,
+        error: &str,
+        gave_up: bool,
+        at: DateTime<Utc>,
+    ) -> GraphResult<()> {
+        sqlx::query(
+            "UPDATE extractions SET status = $5, error = $3, updated_at = $4
+             WHERE source_key = $1 AND user_id = $2 AND status <> 'extracted'",
+        )
+        .bind(source_key)
+        .bind(user_id)
+        .bind(error)
+        .bind(micros(at))
+        .bind(if gave_up { "failed" } else { "pending" })
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn stuck_extractions(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> GraphResult<Vec<ExtractionRecord>> {
+        let rows = sqlx::query(
+            "SELECT * FROM extractions WHERE status IN ('pending', 'in_progress') AND updated_at < $1
+             ORDER BY updated_at LIMIT $2",
+        )
+        .bind(micros(before))
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(extraction_from_row)
+            .collect::<Result<_, _>>()?)
+    }
+}
