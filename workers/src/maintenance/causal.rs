@@ -8,25 +8,28 @@
 //! the Sources still pending and never writes a link twice.
 
 use chrono::{DateTime, Utc};
+use cosmo_shared::config::MaintenanceConfig;
 use cosmo_shared::domain::{NewCausalLink, Source};
+use cosmo_shared::graph::{LinkStore, SourceStore};
 use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::queue::JobKind;
-use cosmo_shared::services::Services;
 
+use super::ModelCalls;
 use crate::error::JobResult;
-use crate::metering::Metered;
 
 /// Infers for `as_of` (the links' creation time). The report: `examined`, the Sources
 /// looked at; `changed`, the links written; `details.with_causes`, the Sources that got
 /// at least one.
-pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
-    let m = &svc.config.maintenance;
+pub async fn run<G: LinkStore + SourceStore + ?Sized>(
+    graph: &G,
+    models: &ModelCalls<'_>,
+    m: &MaintenanceConfig,
+    as_of: DateTime<Utc>,
+) -> JobResult<RunReport> {
     let mut report = RunReport::default();
     let mut after: Option<String> = None;
     'pages: while (report.examined as usize) < m.causal_limit {
         let room = m.causal_limit - report.examined as usize;
-        let page = svc
-            .graph
+        let page = graph
             .causal_candidates(
                 after.as_deref(),
                 m.causal_window,
@@ -40,14 +43,15 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
             after = Some(candidate.effect_key.clone());
             report.examined += 1;
             let links = causes(
-                svc,
+                graph,
+                models,
+                m.causal_confidence,
                 &candidate.effect_key,
                 &candidate.user_id,
                 &candidate.earlier,
             )
             .await?;
-            let written = svc
-                .graph
+            let written = graph
                 .save_causal(&candidate.effect_key, &links, as_of)
                 .await?;
             report.changed += written as i64;
@@ -64,19 +68,21 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
 
 /// The causal links the model finds for one Source; none when it or every earlier
 /// Source is gone.
-async fn causes(
-    svc: &Services,
+async fn causes<G: SourceStore + ?Sized>(
+    graph: &G,
+    models: &ModelCalls<'_>,
+    confidence: f64,
     effect_key: &str,
     user_id: &str,
     earlier_keys: &[String],
 ) -> JobResult<Vec<NewCausalLink>> {
-    let Some(effect) = svc.graph.source(effect_key).await? else {
+    let Some(effect) = graph.source(effect_key).await? else {
         return Ok(Vec::new());
     };
     let mut keys = Vec::new();
     let mut texts = Vec::new();
     for key in earlier_keys {
-        if let Some(source) = svc.graph.source(key).await? {
+        if let Some(source) = graph.source(key).await? {
             keys.push(key.clone());
             texts.push(text_of(&source));
         }
@@ -84,25 +90,16 @@ async fn causes(
     if keys.is_empty() {
         return Ok(Vec::new());
     }
-    let meter = Metered {
-        svc,
-        kind: JobKind::InferCausalLinks,
-        user_id,
-    };
-    let completion = svc
-        .models
-        .causes
-        .find_causes(&text_of(&effect), &texts)
+    let (model, found) = models
+        .find_causes(user_id, &text_of(&effect), &texts)
         .await?;
-    let model = format!("{}:{}", completion.usage.provider, completion.usage.model);
-    let found = meter.record(completion).await?;
     Ok(found
         .into_iter()
         .filter_map(|f| {
             Some(NewCausalLink {
                 cause_key: keys.get(f.earlier)?.clone(),
                 effect_key: effect_key.to_owned(),
-                confidence: svc.config.maintenance.causal_confidence,
+                confidence,
                 inferred_by: model.clone(),
                 evidence: f.sentence,
             })

@@ -10,21 +10,26 @@
 
 use chrono::{DateTime, Utc};
 use cosmo_shared::domain::MemoryKind;
+use cosmo_shared::graph::DecayStore;
 use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::services::Services;
+use cosmo_shared::lifecycle::LifecycleParams;
 
 use crate::error::JobResult;
 
-pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
-    let params = svc.config.lifecycle;
-    let batch = svc.config.maintenance.batch_size.max(1);
+/// Decays every memory to `as_of`, `batch_size` memories a page.
+pub async fn run<G: DecayStore + ?Sized>(
+    graph: &G,
+    params: &LifecycleParams,
+    batch_size: usize,
+    as_of: DateTime<Utc>,
+) -> JobResult<RunReport> {
+    let batch = batch_size.max(1);
     let mut report = RunReport::default();
     for kind in MemoryKind::ALL.iter().copied() {
         let mut after: Option<String> = None;
         loop {
-            let page = svc
-                .graph
-                .decay_page(kind, after.as_deref(), batch, as_of, &params)
+            let page = graph
+                .decay_page(kind, after.as_deref(), batch, as_of, params)
                 .await?;
             report.examined += page.examined as i64;
             report.changed += page.changed as i64;

@@ -13,21 +13,26 @@
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Duration, Utc};
+use cosmo_shared::config::MaintenanceConfig;
 use cosmo_shared::domain::NoteLifetime;
-use cosmo_shared::graph::{ClusterRules, EpisodicConsolidation, SourceCluster};
+use cosmo_shared::graph::{
+    ClusterRules, EpisodicConsolidation, EpisodicStore, SemanticStore, SourceCluster,
+};
 use cosmo_shared::job_runs::RunReport;
 use cosmo_shared::llm::SummaryTask;
-use cosmo_shared::queue::JobKind;
-use cosmo_shared::services::Services;
 
+use super::ModelCalls;
 use crate::error::JobResult;
-use crate::metering::Metered;
 
 /// Consolidates for `as_of`. The report counts Sources: `examined`, the distinct
 /// Sources of the clusters and the faded ones; `archived` (and `changed`), those this
 /// run archived, each once. `details`: `clusters` and `faded` consolidated.
-pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
-    let m = &svc.config.maintenance;
+pub async fn run<G: EpisodicStore + SemanticStore + ?Sized>(
+    graph: &G,
+    models: &ModelCalls<'_>,
+    m: &MaintenanceConfig,
+    as_of: DateTime<Utc>,
+) -> JobResult<RunReport> {
     let older_than = as_of - Duration::days(m.episodic_min_age_days);
     let rules = ClusterRules {
         older_than,
@@ -35,31 +40,19 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
         anchor_share: m.episodic_anchor_share,
         anchor_min_sources: m.episodic_anchor_min_sources,
     };
-    let kind = JobKind::ConsolidateEpisodic;
     let mut report = RunReport::default();
     let mut examined: BTreeSet<String> = BTreeSet::new();
 
     // The clusters are judged once, as the run starts, so the outcome does not depend
     // on their order: a Source in several gets a `derived_from` link (and a share of the
     // insight) from each of its nodes, and is archived by the first.
-    for cluster in svc.graph.source_clusters(&rules, m.episodic_limit).await? {
+    for cluster in graph.source_clusters(&rules, m.episodic_limit).await? {
         examined.extend(cluster.sources.iter().map(|s| s.entity_key.clone()));
-        let summaries = about_the_node(svc, &cluster).await?;
-        let meter = Metered {
-            svc,
-            kind,
-            user_id: &cluster.user_id,
-        };
-        let insight = meter
-            .record(
-                svc.models
-                    .summarizer
-                    .summarize(SummaryTask::Insight, None, &summaries)
-                    .await?,
-            )
+        let summaries = about_the_node(graph, &cluster).await?;
+        let insight = models
+            .summarize(&cluster.user_id, SummaryTask::Insight, None, &summaries)
             .await?;
-        let archived = svc
-            .graph
+        let archived = graph
             .consolidate_sources(&EpisodicConsolidation {
                 entity_key: cluster.entity_key.clone(),
                 user_id: cluster.user_id.clone(),
@@ -78,8 +71,7 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
     }
 
     // Read after the clusters: what they archived is no longer a faded Source.
-    for (source, mentioned) in svc
-        .graph
+    for (source, mentioned) in graph
         .faded_sources(older_than, m.episodic_salience_below, m.episodic_limit)
         .await?
     {
@@ -94,22 +86,11 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
                 user_id: source.user_id.clone(),
                 sources: vec![source.clone()],
             };
-            let summaries = about_the_node(svc, &cluster).await?;
-            let meter = Metered {
-                svc,
-                kind,
-                user_id: &source.user_id,
-            };
-            let insight = meter
-                .record(
-                    svc.models
-                        .summarizer
-                        .summarize(SummaryTask::Insight, None, &summaries)
-                        .await?,
-                )
+            let summaries = about_the_node(graph, &cluster).await?;
+            let insight = models
+                .summarize(&source.user_id, SummaryTask::Insight, None, &summaries)
                 .await?;
-            archived |= svc
-                .graph
+            archived |= graph
                 .consolidate_sources(&EpisodicConsolidation {
                     entity_key: cluster.entity_key,
                     user_id: source.user_id.clone(),
@@ -135,9 +116,11 @@ pub async fn run(svc: &Services, as_of: DateTime<Utc>) -> JobResult<RunReport> {
 /// the notes an extraction took from it about the node, else the Source's summary. A
 /// long Source's summary may not mention the node at all, and an insight that does not
 /// could not be found by what it replaced.
-async fn about_the_node(svc: &Services, cluster: &SourceCluster) -> JobResult<Vec<String>> {
-    let notes = svc
-        .graph
+async fn about_the_node<G: SemanticStore + ?Sized>(
+    graph: &G,
+    cluster: &SourceCluster,
+) -> JobResult<Vec<String>> {
+    let notes = graph
         .node(&cluster.entity_key)
         .await?
         .map(|n| n.notes)
