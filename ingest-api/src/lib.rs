@@ -14,7 +14,6 @@
 //! * [`error`] — the error → status → JSON mapping.
 //! * [`bootstrap`] — the first API key.
 //! * [`observability`] — `/metrics`, request metrics and the request span.
-//! * [`cli`] — the `cosmo jobs` and `cosmo import` operator commands.
 //! * [`base64`] — decoding for HTTP Basic credentials and imported emails.
 
 use axum::Router;
@@ -28,7 +27,6 @@ use crate::endpoints::Endpoints;
 
 pub mod base64;
 pub mod bootstrap;
-pub mod cli;
 pub mod endpoints;
 pub mod error;
 pub mod extract;

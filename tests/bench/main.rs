@@ -14,7 +14,8 @@
 //! * `explore` — retrieval latency over one user's Sources (`explore.rs`);
 //! * `retrieval` — retrieval quality over a generated multi-session chat corpus,
 //!   against a BM25 baseline (`retrieval.rs`, `cosmo_tests::conversations`);
-//! * `pickup` — enqueue → start between processes (`pickup.rs`).
+//! * `pickup` — enqueue → start between processes (`pickup.rs`);
+//! * `first-run` — README's first command from nothing built (`first_run.rs`).
 //!
 //! Benchmarks that start processes use the binaries next to `cosmo-bench` (the same
 //! target folder and profile); `all` builds them first.
@@ -27,6 +28,7 @@ use clap::{Parser, Subcommand};
 mod corpus;
 mod decay;
 mod explore;
+mod first_run;
 mod harness;
 mod ingest;
 mod pickup;
@@ -147,6 +149,9 @@ enum Command {
         #[arg(long)]
         in_process: bool,
     },
+    /// README's first command (`cargo run --release --bin cosmo -- serve`) with an
+    /// empty target folder, until the server answers.
+    FirstRun,
     /// Prints the all-MiniLM-L6-v2 folder, fetching it once (run by `retrieval`).
     #[command(hide = true)]
     MinilmDir,
@@ -234,6 +239,7 @@ async fn main() -> anyhow::Result<()> {
             queue,
             in_process,
         } => pickup::run(jobs, queue, in_process).await,
+        Command::FirstRun => first_run::run().await,
         Command::Seed { graph, nodes, dir } => match graph {
             Graph::Decay => decay::seed(nodes, &dir).await,
             Graph::Promotion => promotion::seed(nodes, &dir).await,

@@ -168,6 +168,10 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
         }
         runs.push(run);
     }
+    if !quick {
+        // Last: its cold build would slow every benchmark running beside it.
+        runs.push(vec!["first-run"]);
+    }
     runs.into_iter()
         .map(|r| r.into_iter().map(str::to_owned).collect())
         .collect()

@@ -176,6 +176,10 @@ pub fn sections(rows: &BTreeMap<String, Vec<Row>>) -> Vec<(&'static str, String)
         d
     };
     vec![
+        (
+            "first-run",
+            one(&|d| crate::first_run::section(d, &rows("first-run"))),
+        ),
         ("ingest", one(&|d| sections::ingest(d, &rows("ingest")))),
         (
             "pipeline",
@@ -214,7 +218,8 @@ fn heading(section: &str) -> Option<&str> {
 
 /// `old` (a whole BENCHMARKS.md) with the sections of `names` replaced by this run's,
 /// each headed by a note of the run that measured it; a section `old` does not have (by
-/// its heading) goes after the section before it in the file's order, or at the end.
+/// its heading) goes after the section before it in the file's order, or, when `old`
+/// has none of those, before the first section it has.
 pub fn replace_sections(old: &str, i: &Inputs, names: &[String]) -> String {
     // `old` cut at each `## ` heading: the preamble, then one part per section.
     let mut parts: Vec<String> = vec![String::new()];
@@ -224,8 +229,18 @@ pub fn replace_sections(old: &str, i: &Inputs, names: &[String]) -> String {
         }
         parts.last_mut().expect("a part").push_str(line);
     }
+    let all = sections(&i.rows);
+    // Where a section goes that has none of the order before it in `old`: before the
+    // first section `old` has, or at the end.
+    let first_known = parts
+        .iter()
+        .position(|p| {
+            all.iter()
+                .any(|(_, s)| heading(s).is_some() && heading(s) == heading(p))
+        })
+        .unwrap_or(parts.len());
     let mut after: Option<usize> = None;
-    for (name, section) in sections(&i.rows) {
+    for (name, section) in all.iter().cloned() {
         let position = parts
             .iter()
             .position(|p| heading(p).is_some_and(|h| Some(h) == heading(&section)));
@@ -240,7 +255,7 @@ pub fn replace_sections(old: &str, i: &Inputs, names: &[String]) -> String {
             match position {
                 Some(p) => parts[p] = replaced,
                 None => {
-                    let at = after.map_or(parts.len(), |a| a + 1);
+                    let at = after.map_or(first_known, |a| a + 1);
                     parts.insert(at, replaced);
                     after = Some(at);
                     continue;

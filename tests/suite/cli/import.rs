@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use cosmo_api::cli::import::items::jsonl_key;
+use cosmo_cli::import::items::jsonl_key;
 use cosmo_shared::graph::ports::*;
 use cosmo_shared::graph::sqlite::SqliteGraph;
 use cosmo_tests::http::Api;

@@ -2,9 +2,9 @@
 //! directly on the configured database (no running server needed). States are
 //! [`JobState`]s: pending, running, done, failed (will retry), dead (failed for good).
 
-use crate::routes::admin::JobView;
 use chrono::{DateTime, Utc};
 use clap::{ArgGroup, Subcommand};
+use cosmo_api::routes::admin::JobView;
 use cosmo_shared::queue::{JobCounts, JobFilter, JobKind, JobRecord, JobState, Retry};
 use cosmo_shared::services::Services;
 

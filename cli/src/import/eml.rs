@@ -150,7 +150,7 @@ fn text_body(headers: &Headers, body: &[u8]) -> Option<String> {
         .unwrap_or("")
         .to_ascii_lowercase();
     let bytes = match encoding.as_str() {
-        "base64" => crate::base64::decode(&String::from_utf8_lossy(body))?,
+        "base64" => cosmo_api::base64::decode(&String::from_utf8_lossy(body))?,
         "quoted-printable" => quoted_printable(body, false),
         _ => body.to_vec(),
     };
@@ -259,7 +259,7 @@ fn decode_words(value: &str) -> String {
             out.push_str(between);
         }
         let bytes = match enc.to_ascii_uppercase().as_str() {
-            "B" => crate::base64::decode(text).unwrap_or_else(|| text.as_bytes().to_vec()),
+            "B" => cosmo_api::base64::decode(text).unwrap_or_else(|| text.as_bytes().to_vec()),
             _ => quoted_printable(text.as_bytes(), true),
         };
         out.push_str(&charset(&bytes, Some(cs)));

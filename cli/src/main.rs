@@ -35,10 +35,10 @@ enum Command {
     Keys(KeysCommand),
     /// Inspect and retry the job queue (on the configured database).
     #[command(subcommand)]
-    Jobs(cosmo_api::cli::jobs::JobsCommand),
+    Jobs(cosmo_cli::jobs::JobsCommand),
     /// Bulk-load Sources from a JSONL file or a folder into a running Cosmo over HTTP
     /// (resumable; see docs/operations.md).
-    Import(cosmo_api::cli::import::ImportArgs),
+    Import(cosmo_cli::import::ImportArgs),
     /// Serve MCP (Model Context Protocol) on stdin/stdout for an agent, acting for the
     /// tenant of an API key, on the configured stores (see docs/mcp.md). Logs go to
     /// stderr.
@@ -96,7 +96,7 @@ async fn start(cli: Cli) -> anyhow::Result<()> {
 async fn run(command: Command, config: Config) -> anyhow::Result<()> {
     let svc = match command {
         // Over HTTP: touches no database.
-        Command::Import(args) => return cosmo_api::cli::import::run(args).await,
+        Command::Import(args) => return cosmo_cli::import::run(args).await,
         _ => Services::connect(config).await?,
     };
     match command {
@@ -110,7 +110,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Keys(cmd) => keys(&svc, cmd).await,
-        Command::Jobs(cmd) => cosmo_api::cli::jobs::run(&svc, cmd).await,
+        Command::Jobs(cmd) => cosmo_cli::jobs::run(&svc, cmd).await,
         Command::Import(_) => unreachable!("handled above"),
         Command::Mcp { api_key } => {
             // A configured bootstrap key works here too, as with `ingest-api`.
