@@ -2,7 +2,7 @@
 """Builds the offline embedder's static token vectors from all-MiniLM-L6-v2.
 
 Cosmo's offline model embeds a text as the weighted mean of static vectors of its
-WordPiece tokens (shared/src/llm/offline/embed.rs). This script makes those vectors
+WordPiece tokens (models/src/offline/embed.rs). This script makes those vectors
 from the input token embeddings of sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0):
 
 1. centre the 30,522 × 384 token embedding matrix (subtract the mean token vector, the
@@ -13,7 +13,7 @@ from the input token embeddings of sentence-transformers/all-MiniLM-L6-v2 (Apach
    a corpus);
 4. quantise each dimension to int8 with its own scale.
 
-Output (shared/assets/offline-embeddings/): `tokenizer.json` (the model's WordPiece
+Output (models/assets/offline-embeddings/): `tokenizer.json` (the model's WordPiece
 tokenizer, copied) and `vectors.bin`: b"COSMOSV1", vocab size (u32 LE), dimensions (u32 LE), one
 f32 LE scale per dimension, then vocab × dimensions int8 values, row by row.
 
@@ -38,7 +38,7 @@ DIMENSIONS = 256
 
 def main(model_dir: str) -> None:
     model = pathlib.Path(model_dir)
-    out = pathlib.Path(__file__).resolve().parent.parent / "shared/assets/offline-embeddings"
+    out = pathlib.Path(__file__).resolve().parent.parent / "models/assets/offline-embeddings"
     out.mkdir(parents=True, exist_ok=True)
     weights = load_file(str(model / "model.safetensors"))
     tokens = weights["embeddings.word_embeddings.weight"].astype(np.float64)

@@ -13,22 +13,23 @@
 //! * [`directory`] — tenants, API keys and users (the project's own SQL tables).
 //! * [`sessions`] — the live session buffer: chat turns kept as working memory and
 //!   compressed into `conversation` Sources, exactly once.
-//! * [`llm`] — language-model and embedding traits, and the offline provider.
+//! * [`llm`] — language-model and embedding traits and their providers (`cosmo-models`),
+//!   counted in the metrics.
 //! * [`config`] — configuration.
 //! * [`telemetry`], [`metrics`] — logs and trace export; Prometheus metrics.
-//! * [`http`] — every outgoing HTTP client, with TLS's crypto provider (ring) installed.
+//! * [`http`], [`cleanup`] — `cosmo-models`', re-exported: every outgoing HTTP client, with
+//!   TLS's crypto provider (ring) installed; the rendering of raw content for the models.
 //! * [`exit`] — how the binaries' `main`s report an error (its message, no backtrace).
 
 pub use cosmo_core::{clock, domain, ids, lifecycle};
+pub use cosmo_models::{cleanup, http};
 
-pub mod cleanup;
 pub mod config;
 pub mod db;
 pub mod directory;
 pub mod erasure;
 pub mod exit;
 pub mod graph;
-pub mod http;
 pub mod job_runs;
 pub mod llm;
 pub mod metrics;

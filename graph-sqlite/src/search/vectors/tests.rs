@@ -122,7 +122,7 @@ fn the_sign_prefilter_keeps_the_exact_top_50() {
     let texts: Vec<String> = (0..6000).map(|_| sentence(6)).collect();
     let vectors: Vec<Vec<f32>> = texts
         .iter()
-        .map(|t| cosmo_shared::llm::offline::embed::embed(t, 384))
+        .map(|t| cosmo_models::offline::embed::embed(t, 384))
         .collect();
     let mut part = Partition::default();
     for (i, v) in vectors.iter().enumerate() {
@@ -145,7 +145,7 @@ fn the_sign_prefilter_keeps_the_exact_top_50() {
     assert!(prefilter_pool(shortlist(50), part.index.len()) < part.index.len());
     let (mut kept, mut wanted) = (0, 0);
     for _ in 0..40 {
-        let query = cosmo_shared::llm::offline::embed::embed(&sentence(3), 384);
+        let query = cosmo_models::offline::embed::embed(&sentence(3), 384);
         let listed = part.shortlist(&filter, &query, shortlist(50));
         let mut exact: Vec<(f64, usize)> = vectors
             .iter()
