@@ -8,6 +8,7 @@
 //!   [`graph::GraphStore`], all of them at once. The adapters (`cosmo-graph-sqlite`,
 //!   `cosmo-graph-neo4j`) implement them; the contract suite holds both to the same
 //!   behaviour.
+//! * [`jobs`] — job kinds, their policies and payloads, and a job to enqueue.
 //! * [`lifecycle`] — how memories decay, are reinforced and fade (pure functions of time).
 //! * [`clock`], [`ids`] — time (injectable) and identifiers.
 
@@ -15,4 +16,5 @@ pub mod clock;
 pub mod domain;
 pub mod graph;
 pub mod ids;
+pub mod jobs;
 pub mod lifecycle;

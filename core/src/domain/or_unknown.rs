@@ -92,31 +92,31 @@ impl<T: StringEnum> PartialEq<&str> for OrUnknown<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::ExtractionStatus;
+    use crate::jobs::JobKind;
 
     #[test]
     fn known_names_are_read_and_others_kept_as_stored() {
-        let known = OrUnknown::<ExtractionStatus>::read("failed".into());
-        assert_eq!(known, OrUnknown::Known(ExtractionStatus::Failed));
-        assert_eq!(known, ExtractionStatus::Failed);
-        assert_eq!(known.as_str(), "failed");
+        let known = OrUnknown::<JobKind>::read("decay".into());
+        assert_eq!(known, OrUnknown::Known(JobKind::Decay));
+        assert_eq!(known, JobKind::Decay);
+        assert_eq!(known.as_str(), "decay");
 
-        let unknown = OrUnknown::<ExtractionStatus>::read("Failed-everything".into());
-        assert_eq!(unknown, OrUnknown::Unknown("Failed-everything".into()));
+        let unknown = OrUnknown::<JobKind>::read("Decay-everything".into());
+        assert_eq!(unknown, OrUnknown::Unknown("Decay-everything".into()));
         assert_eq!(unknown.known(), None);
-        assert_ne!(unknown, ExtractionStatus::Failed);
-        assert_eq!(unknown, "Failed-everything");
+        assert_ne!(unknown, JobKind::Decay);
+        assert_eq!(unknown, "Decay-everything");
     }
 
     #[test]
     fn serialises_as_the_stored_text() {
         let both = [
-            OrUnknown::Known(ExtractionStatus::InProgress),
-            OrUnknown::Unknown("paused".into()),
+            OrUnknown::Known(JobKind::ExtractEntities),
+            OrUnknown::Unknown("summarise-week".into()),
         ];
         assert_eq!(
             serde_json::to_value(both).unwrap(),
-            serde_json::json!(["in_progress", "paused"])
+            serde_json::json!(["extract-entities", "summarise-week"])
         );
     }
 }

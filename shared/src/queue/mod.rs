@@ -17,85 +17,20 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-pub mod kinds;
 pub mod lease;
-pub mod payloads;
 pub mod postgres;
 pub mod runtime;
 pub mod sqlite;
 pub mod status;
 pub mod wake;
 
-pub use kinds::{JobKind, JobSettings, JobsConfig};
-pub use payloads::Job;
+pub use cosmo_core::jobs::{
+    Job, JobKind, JobSettings, JobsConfig, NewJob, PayloadError, kinds, payloads,
+};
 pub use status::{JobState, JobStatus};
 pub(crate) use status::{state_case, state_condition};
 
 use crate::domain::OrUnknown;
-
-/// A job to enqueue.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewJob {
-    pub kind: JobKind,
-    /// The payload as JSON, or why it could not be made JSON: [`JobQueue::enqueue`]
-    /// returns that error and enqueues nothing. Kept rather than returned so that
-    /// building a job stays infallible (as `reqwest` keeps a body's error until `send`).
-    payload: Result<serde_json::Value, PayloadError>,
-    /// Unique per kind, forever: a second job with the same key is not created.
-    pub idempotency_key: Option<String>,
-    /// Not before this time (now if unset).
-    pub run_at: Option<DateTime<Utc>>,
-    /// The API request that caused this job, carried into the worker's logs.
-    pub request_id: Option<String>,
-}
-
-impl NewJob {
-    /// A job of `J`'s kind carrying `payload`.
-    pub fn of<J: Job>(payload: &J) -> Self {
-        Self::with_payload(J::KIND, to_json(J::KIND, payload))
-    }
-
-    /// A job whose payload is JSON already, so there is nothing to serialise and nothing
-    /// to lose. It is not checked against `kind`: this is for payloads that are not a
-    /// kind's type on purpose (tests of malformed payloads); typed payloads go through
-    /// [`NewJob::of`].
-    pub fn new(kind: JobKind, payload: serde_json::Value) -> Self {
-        Self::with_payload(kind, Ok(payload))
-    }
-
-    pub(crate) fn with_payload(
-        kind: JobKind,
-        payload: Result<serde_json::Value, PayloadError>,
-    ) -> Self {
-        Self {
-            kind,
-            payload,
-            idempotency_key: None,
-            run_at: None,
-            request_id: None,
-        }
-    }
-
-    /// The payload as JSON, or why it could not be made JSON.
-    pub fn payload(&self) -> Result<&serde_json::Value, &PayloadError> {
-        self.payload.as_ref()
-    }
-
-    pub fn key(mut self, key: impl Into<String>) -> Self {
-        self.idempotency_key = Some(key.into());
-        self
-    }
-
-    pub fn request_id(mut self, request_id: Option<String>) -> Self {
-        self.request_id = request_id;
-        self
-    }
-
-    pub fn run_at(mut self, at: DateTime<Utc>) -> Self {
-        self.run_at = Some(at);
-        self
-    }
-}
 
 /// What is stored as the apalis task's arguments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -127,31 +62,6 @@ impl Enqueued {
             Self::Created { job_id } | Self::Duplicate { job_id } => job_id,
         }
     }
-}
-
-/// `payload` as JSON, for a job of `kind`.
-pub(crate) fn to_json(
-    kind: JobKind,
-    payload: &impl Serialize,
-) -> Result<serde_json::Value, PayloadError> {
-    serde_json::to_value(payload).map_err(|e| PayloadError::NotJson {
-        kind,
-        message: e.to_string(),
-    })
-}
-
-/// Why a [`NewJob`] has no payload to enqueue: a mistake in the code that built it, so
-/// retrying does not help.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PayloadError {
-    #[error("the payload of a {kind} job does not serialise to JSON: {message}")]
-    NotJson { kind: JobKind, message: String },
-    /// A payload shared by several kinds, given a kind that does not carry it.
-    #[error("{kind} jobs do not carry a {payload} payload")]
-    WrongKind {
-        kind: JobKind,
-        payload: &'static str,
-    },
 }
 
 /// A job as the queue holds it.

@@ -80,7 +80,7 @@ pub(crate) fn build_task(
 ) -> Result<(String, Task<Vec<u8>>), QueueError> {
     let envelope = JobEnvelope {
         kind: job.kind,
-        payload: job.payload.clone()?,
+        payload: job.payload().cloned().map_err(Clone::clone)?,
         request_id: job.request_id.clone(),
         traceparent: crate::telemetry::current_traceparent(),
     };
@@ -221,4 +221,22 @@ pub async fn run_workers(
         })
         .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queue::PayloadError;
+    use crate::queue::payloads::Periodic;
+
+    #[test]
+    fn a_payload_refused_for_its_kind_fails_before_the_database() {
+        // Both queues build the task before they touch the database.
+        let wrong = Periodic::manual(JobKind::ProcessSource, None);
+        let settings = JobsConfig::default();
+        assert!(matches!(
+            build_task(&wrong, settings.get(wrong.kind)),
+            Err(QueueError::Payload(PayloadError::WrongKind { .. }))
+        ));
+    }
 }
