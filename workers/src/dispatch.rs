@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use tracing::{Instrument, error, info, info_span, warn};
 
 use crate::error::{JobError, JobResult};
+use crate::metering::ModelCalls;
 use crate::{extract_entities, maintenance, process_source, reconcile};
 
 /// The worker's [`JobHandler`]: every job kind of this crate.
@@ -54,11 +55,15 @@ impl Dispatcher {
                     .await
                     .map(|()| None)
             }
-            JobKind::ExtractEntities => {
-                extract_entities::run(svc, &parse::<ExtractEntities>(payload)?)
-                    .await
-                    .map(|()| None)
-            }
+            JobKind::ExtractEntities => extract_entities::run(
+                svc.graph.as_ref(),
+                &ModelCalls::new(svc, kind),
+                svc.clock.as_ref(),
+                svc.config.maintenance.storyline_window_days,
+                &parse::<ExtractEntities>(payload)?,
+            )
+            .await
+            .map(|()| None),
             JobKind::Reconcile
             | JobKind::Decay
             | JobKind::PromoteStorylines

@@ -7,25 +7,44 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::Duration;
 use cosmo_shared::cleanup;
+use cosmo_shared::clock::Clock;
 use cosmo_shared::domain::raw::RawContent;
 use cosmo_shared::domain::{
     ExtractionStatus, ExtractionWrite, NodeIdentity, ProcessingStatus, Source,
 };
-use cosmo_shared::graph::StorylineCandidate;
+use cosmo_shared::graph::{
+    ExtractionRecordStore, ExtractionStore, SemanticStore, SourceStore, StorylineCandidate,
+    StorylineStore,
+};
 use cosmo_shared::llm::ExtractionContext;
 use cosmo_shared::queue::payloads::ExtractEntities;
-use cosmo_shared::services::Services;
 use tracing::{info, warn};
 
-use cosmo_shared::queue::JobKind;
-
 use crate::error::{JobError, JobResult};
-use crate::metering::Metered;
+use crate::metering::ModelCalls;
 use crate::plan;
 
-pub async fn run(svc: &Services, job: &ExtractEntities) -> JobResult {
+/// Extracts `job`'s Source for its user: reads the Source, the user's extraction
+/// record and owner node, runs the extractor and the note-taking agent, and writes the
+/// result with the Storylines it joins (those of the last `storyline_window_days`) in
+/// one call.
+pub async fn run<G>(
+    graph: &G,
+    models: &ModelCalls<'_>,
+    clock: &dyn Clock,
+    storyline_window_days: i64,
+    job: &ExtractEntities,
+) -> JobResult
+where
+    G: SourceStore
+        + ExtractionRecordStore
+        + SemanticStore
+        + StorylineStore
+        + ExtractionStore
+        + ?Sized,
+{
     let (key, user_id) = (&job.entity_key, &job.user_id);
-    let Some(source) = svc.graph.source(key).await? else {
+    let Some(source) = graph.source(key).await? else {
         warn!(entity_key = %key, "source no longer exists; nothing to extract");
         return Ok(());
     };
@@ -34,7 +53,7 @@ pub async fn run(svc: &Services, job: &ExtractEntities) -> JobResult {
             "{user_id} is not a participant of source {key}"
         )));
     }
-    if let Some(record) = svc.graph.extraction(key, user_id).await?
+    if let Some(record) = graph.extraction(key, user_id).await?
         && record.status == ExtractionStatus::Extracted
     {
         return Ok(());
@@ -44,11 +63,11 @@ pub async fn run(svc: &Services, job: &ExtractEntities) -> JobResult {
         info!(entity_key = %key, user_id = %user_id, "source not processed yet; extraction waits for it");
         return Ok(());
     }
-    svc.graph
-        .mark_extraction_started(key, user_id, svc.clock.now())
+    graph
+        .mark_extraction_started(key, user_id, clock.now())
         .await?;
 
-    let owner = svc.graph.owner(user_id).await?;
+    let owner = graph.owner(user_id).await?;
     let context = ExtractionContext {
         source_type: Some(source.source_type),
         owner_name: owner.as_ref().map(|o| o.name.clone()),
@@ -56,23 +75,21 @@ pub async fn run(svc: &Services, job: &ExtractEntities) -> JobResult {
             .map(|raw| cleanup::speakers(&raw))
             .unwrap_or_default(),
     };
-    let meter = Metered {
-        svc,
-        kind: JobKind::ExtractEntities,
-        user_id,
-    };
-    let extracted = meter
+    let providers = models.providers();
+    let extracted = models
         .record(
-            svc.models
+            user_id,
+            providers
                 .extractor
                 .extract(&source.content, &context)
                 .await?,
         )
         .await?;
     let kept = plan::keep(extracted);
-    let actions = meter
+    let actions = models
         .record(
-            svc.models
+            user_id,
+            providers
                 .note_taker
                 .take_notes(&source.content, &kept, &context)
                 .await?,
@@ -84,23 +101,20 @@ pub async fn run(svc: &Services, job: &ExtractEntities) -> JobResult {
     }
 
     let anchors: Vec<NodeIdentity> = plan.nodes.iter().map(|n| n.identity.clone()).collect();
-    let since = source.event_time() - Duration::days(svc.config.maintenance.storyline_window_days);
-    let candidates = svc
-        .graph
-        .storyline_candidates(user_id, &anchors, since)
-        .await?;
+    let since = source.event_time() - Duration::days(storyline_window_days);
+    let candidates = graph.storyline_candidates(user_id, &anchors, since).await?;
     let write = ExtractionWrite {
         source_key: key.clone(),
         user_id: user_id.clone(),
         event_time: source.event_time(),
-        at: svc.clock.now(),
+        at: clock.now(),
         storylines: choose_storylines(&source, &candidates),
         nodes: plan.nodes,
         relationships: plan.relationships,
         notes: plan.notes,
         is_source_owner: source.user_id == *user_id,
     };
-    let outcome = svc.graph.write_extraction(&write).await?;
+    let outcome = graph.write_extraction(&write).await?;
     info!(
         entity_key = %key, user_id = %user_id, nodes = outcome.node_keys.len(),
         created = outcome.nodes_created, relationships = outcome.relationships_created,

@@ -7,12 +7,11 @@
 
 use chrono::{DateTime, Utc};
 use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::llm::{FoundCause, SummaryTask};
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::services::Services;
 
 use crate::error::JobResult;
-use crate::metering::Metered;
+use crate::metering::ModelCalls;
 
 pub mod causal;
 pub mod consolidate;
@@ -26,7 +25,7 @@ pub mod hierarchy;
 pub async fn run(svc: &Services, kind: JobKind, as_of: DateTime<Utc>) -> JobResult<RunReport> {
     let graph = svc.graph.as_ref();
     let settings = &svc.config.maintenance;
-    let models = ModelCalls { svc, kind };
+    let models = ModelCalls::new(svc, kind);
     match kind {
         JobKind::Decay => {
             decay::run(graph, &svc.config.lifecycle, settings.batch_size, as_of).await
@@ -50,73 +49,5 @@ pub async fn run(svc: &Services, kind: JobKind, as_of: DateTime<Utc>) -> JobResu
         JobKind::ProcessSource | JobKind::ExtractEntities | JobKind::Reconcile => Err(
             crate::error::JobError::permanent(format!("{kind} is not a maintenance job")),
         ),
-    }
-}
-
-/// The model calls a maintenance job makes, each recorded in the usage ledger under the
-/// job's kind and the user it was made for before its answer is used.
-#[derive(Debug, Clone, Copy)]
-pub struct ModelCalls<'a> {
-    svc: &'a Services,
-    kind: JobKind,
-}
-
-impl ModelCalls<'_> {
-    fn meter<'u>(&'u self, user_id: &'u str) -> Metered<'u> {
-        Metered {
-            svc: self.svc,
-            kind: self.kind,
-            user_id,
-        }
-    }
-
-    /// A summary of `inputs` for `task`, revising `current` when there is one.
-    pub async fn summarize(
-        &self,
-        user_id: &str,
-        task: SummaryTask,
-        current: Option<&str>,
-        inputs: &[String],
-    ) -> JobResult<String> {
-        let completion = self
-            .svc
-            .models
-            .summarizer
-            .summarize(task, current, inputs)
-            .await?;
-        self.meter(user_id).record(completion).await
-    }
-
-    /// A summary (as [`Self::summarize`]) and its embedding.
-    pub async fn describe(
-        &self,
-        user_id: &str,
-        task: SummaryTask,
-        current: Option<&str>,
-        inputs: &[String],
-    ) -> JobResult<(String, Vec<f32>)> {
-        let text = self.summarize(user_id, task, current, inputs).await?;
-        let embedding = self.embed(user_id, &text).await?;
-        Ok((text, embedding))
-    }
-
-    /// One embedding.
-    pub async fn embed(&self, user_id: &str, text: &str) -> JobResult<Vec<f32>> {
-        let completion = self.svc.models.embedder.embed(&[text.to_owned()]).await?;
-        let mut vectors = self.meter(user_id).record(completion).await?;
-        Ok(vectors.pop().unwrap_or_default())
-    }
-
-    /// The causes of `effect` among `earlier`, and the name (`provider:model`) of the
-    /// model that found them.
-    pub async fn find_causes(
-        &self,
-        user_id: &str,
-        effect: &str,
-        earlier: &[String],
-    ) -> JobResult<(String, Vec<FoundCause>)> {
-        let completion = self.svc.models.causes.find_causes(effect, earlier).await?;
-        let model = format!("{}:{}", completion.usage.provider, completion.usage.model);
-        Ok((model, self.meter(user_id).record(completion).await?))
     }
 }
