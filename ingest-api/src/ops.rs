@@ -10,7 +10,9 @@ use chrono::{DateTime, Utc};
 use cosmo_shared::domain::input::fact::FactInput;
 use cosmo_shared::domain::input::read::{ContextInput, ExploreInput, limit};
 use cosmo_shared::domain::input::{FieldError, parse_user_id};
-use cosmo_shared::domain::{Fact, FactFilter, FactWrite, MemoryKind, NewFact, Note, SourceMeta};
+use cosmo_shared::domain::{
+    Fact, FactFilter, FactWrite, MemoryKind, MemoryState, NewFact, Note, SourceMeta,
+};
 use cosmo_shared::ids;
 use cosmo_shared::retrieval::context::{self, Context};
 use cosmo_shared::retrieval::{self, Exploration, RelationshipView, StorylineMeta};
@@ -245,7 +247,7 @@ pub struct EntityView {
     pub description: String,
     /// The user's own Person.
     pub is_owner: bool,
-    pub state: String,
+    pub state: MemoryState,
     pub salience: f64,
     pub pinned: bool,
     pub access_count: i64,
@@ -326,7 +328,7 @@ pub async fn entity_info(app: &AppState, tenant: &Tenant, key: &str) -> ApiResul
         entity_type: n.identity.entity_type,
         description: n.description,
         is_owner: n.is_owner,
-        state: l.state.to_string(),
+        state: l.state,
         salience: l.salience,
         pinned: l.pinned,
         access_count: l.access_count,

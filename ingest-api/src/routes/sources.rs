@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use cosmo_shared::domain::input::{
     ExtractionRequestInput, SourceBody, SourceInput, idempotency_header, parse_user_id,
 };
-use cosmo_shared::domain::{ExtractionRecord, Source};
+use cosmo_shared::domain::{ExtractionRecord, MemoryState, Source};
 use cosmo_shared::{ids, pipeline};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -289,7 +289,7 @@ pub struct SourceView {
     /// One entry per user who asked for (or owns) an extraction of this Source.
     pub extractions: Vec<ExtractionRecord>,
     pub salience: f64,
-    pub state: String,
+    pub state: MemoryState,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -325,7 +325,7 @@ impl SourceView {
             tags: s.tags,
             extractions,
             salience: s.lifecycle.salience,
-            state: s.lifecycle.state.to_string(),
+            state: s.lifecycle.state,
             created_at: s.lifecycle.created_at,
             updated_at: s.lifecycle.updated_at,
         }

@@ -83,7 +83,7 @@ pub async fn explore(
                         score,
                         why,
                         item: SourceView {
-                            state: l.state.to_string(),
+                            state: l.state,
                             salience: l.salience,
                             event_time: s.event_time(),
                             passage: passages.remove(&s.entity_key),

@@ -6,7 +6,9 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::{RetrievalResult, Why};
-use crate::domain::{Macro, MemoryKind, Relationship, SemanticNode, SourceMeta, Storyline};
+use crate::domain::{
+    Macro, MemoryKind, MemoryState, Relationship, SemanticNode, SourceMeta, Storyline,
+};
 use crate::services::Services;
 
 /// One ranked memory.
@@ -59,7 +61,7 @@ pub struct SourceView {
     pub summary: String,
     pub keywords: Vec<String>,
     pub tags: Vec<String>,
-    pub state: String,
+    pub state: MemoryState,
     pub salience: f64,
     /// The passage of the content that best matches the queries: the evidence.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -108,7 +110,7 @@ pub struct NodeView {
     pub name: String,
     pub entity_type: Option<String>,
     pub description: String,
-    pub state: String,
+    pub state: MemoryState,
     pub salience: f64,
     pub last_mentioned_at: Option<DateTime<Utc>>,
     pub relationships: Vec<RelationshipView>,
@@ -148,7 +150,7 @@ pub struct StorylineView {
     pub source_count: i64,
     pub first_source_at: Option<DateTime<Utc>>,
     pub last_source_at: Option<DateTime<Utc>>,
-    pub state: String,
+    pub state: MemoryState,
     pub salience: f64,
     pub sources: Vec<SourceMeta>,
 }
@@ -185,7 +187,7 @@ pub struct MacroView {
     pub total_source_count: i64,
     pub first_event_at: Option<DateTime<Utc>>,
     pub last_event_at: Option<DateTime<Utc>>,
-    pub state: String,
+    pub state: MemoryState,
     pub salience: f64,
     pub storylines: Vec<StorylineMeta>,
 }
@@ -218,7 +220,7 @@ pub fn node_view(
         name: n.name.clone(),
         entity_type: n.identity.entity_type.clone(),
         description: n.description.clone(),
-        state: l.state.to_string(),
+        state: l.state,
         salience: l.salience,
         last_mentioned_at: n.counters.last_mentioned_at,
         relationships,
@@ -242,7 +244,7 @@ pub async fn storyline_view(
         source_count: s.source_count,
         first_source_at: s.first_source_at,
         last_source_at: s.last_source_at,
-        state: l.state.to_string(),
+        state: l.state,
         salience: l.salience,
         sources,
     })
@@ -264,7 +266,7 @@ pub async fn macro_view(
         total_source_count: m.total_source_count,
         first_event_at: m.first_event_at,
         last_event_at: m.last_event_at,
-        state: l.state.to_string(),
+        state: l.state,
         salience: l.salience,
         storylines: storylines.iter().map(StorylineMeta::from).collect(),
     })
