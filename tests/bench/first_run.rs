@@ -143,9 +143,9 @@ pub fn section(d: &mut String, rows: &[Row]) {
 `cargo run --release --bin cosmo -- serve` in the workspace folder with an empty target
 folder of its own (the crates already in cargo's download cache: a first fetch adds the
 download) and the embedded store in an empty folder, timed until the server answers
-`/healthz`: the cold release build
-of `cosmo` (every crate it needs, on all the machine's cores), then the start of the
-embedded default (migrations, first API key, workers).
+`/healthz`: the cold release build of `cosmo` (every crate it needs, on all the
+machine's cores), then the start of the embedded default (migrations, first API key,
+workers).
 
 | cold build | start to `/healthz` | total | ceiling | crates compiled | binary |
 |---:|---:|---:|---:|---:|---:|
@@ -168,8 +168,8 @@ embedded default (migrations, first API key, workers).
 How to read: the build is nearly all of it. What keeps it short: the embedded default
 needs no C or C++ build but SQLite's (rustls runs on ring, not aws-lc), candle (the
 `local` embedder) is built only with the `minilm` feature, the binaries carry no debug
-information, and the graph stores and the core are crates of their own that compile
-side by side.
+information, and the core, the two graph stores and the models are crates of their own
+that compile side by side.
 ",
     );
 }

@@ -115,7 +115,8 @@ in its own process, and rewrites this file. It needs PostgreSQL at
 `COSMO_TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`); every
 benchmark creates and drops its own databases and temporary folders. The run took the
 duration below, plus the first release build. `-- all --quick` runs every benchmark at
-small sizes (a smoke test, about a minute); `--out FILE` writes elsewhere; `--only
+small sizes (a smoke test, about a minute; all but `first-run`, a cold build of its
+own); `--out FILE` writes elsewhere; `--only
 decay,pickup` runs those benchmarks alone and replaces only their sections, each then
 noting the run that measured it. Each section gives the command that runs its benchmark
 alone (after `cargo build --release --bins`).
