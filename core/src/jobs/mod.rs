@@ -15,7 +15,7 @@ pub use payloads::Job;
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewJob {
     pub kind: JobKind,
-    /// The payload as JSON, or why it could not be made JSON: [`JobQueue::enqueue`]
+    /// The payload as JSON, or why it could not be made JSON: a queue's `enqueue`
     /// returns that error and enqueues nothing. Kept rather than returned so that
     /// building a job stays infallible (as `reqwest` keeps a body's error until `send`).
     payload: Result<serde_json::Value, PayloadError>,
