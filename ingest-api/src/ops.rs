@@ -11,7 +11,7 @@ use cosmo_shared::domain::input::fact::FactInput;
 use cosmo_shared::domain::input::read::{ContextInput, ExploreInput, limit};
 use cosmo_shared::domain::input::{FieldError, parse_user_id};
 use cosmo_shared::domain::{
-    Fact, FactFilter, FactWrite, MemoryKind, MemoryState, NewFact, Note, SourceMeta,
+    Fact, FactFilter, FactWrite, MemoryKind, MemoryState, NewFact, NodeKind, Note, SourceMeta,
 };
 use cosmo_shared::ids;
 use cosmo_shared::retrieval::context::{self, Context};
@@ -241,7 +241,7 @@ pub struct EntityView {
     #[serde(serialize_with = "ids::serialize_user_id")]
     pub user_id: String,
     /// `person`, `concept` or `entity`.
-    pub kind: String,
+    pub kind: NodeKind,
     pub name: String,
     pub entity_type: Option<String>,
     pub description: String,
@@ -323,7 +323,7 @@ pub async fn entity_info(app: &AppState, tenant: &Tenant, key: &str) -> ApiResul
     Ok(EntityView {
         entity_key: n.entity_key,
         user_id: n.user_id,
-        kind: n.identity.kind.to_string(),
+        kind: n.identity.kind,
         name: n.name,
         entity_type: n.identity.entity_type,
         description: n.description,

@@ -7,7 +7,19 @@ use serde::{Deserialize, Serialize};
 use super::{Lifecycle, names, string_enum};
 
 /// The three semantic labels. Labels in Cypher only ever come from this enum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum NodeKind {
     Person,

@@ -35,7 +35,7 @@ impl SourceType {
 
 /// `raw` (stored by Phase 0) → `processed` (Phase 1 done) → `extracted` (the owner's
 /// extraction done); never moves back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ProcessingStatus {
     Raw,

@@ -9,7 +9,9 @@ use chrono::{DateTime, Utc};
 use cosmo_shared::domain::input::{
     ExtractionRequestInput, SourceBody, SourceInput, idempotency_header, parse_user_id,
 };
-use cosmo_shared::domain::{ExtractionRecord, MemoryState, Source};
+use cosmo_shared::domain::{
+    ExtractionRecord, MemoryState, ProcessingStatus, Sensitivity, Source, SourceType, TtlPolicy,
+};
 use cosmo_shared::{ids, pipeline};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -22,7 +24,7 @@ use crate::extract::{JsonBody, Path, RequestId, Tenant, off_runtime};
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SourceAccepted {
     pub entity_key: String,
-    pub status: String,
+    pub status: ProcessingStatus,
     pub status_url: String,
     /// True when this request matched an existing Source (same idempotency key).
     pub duplicate: bool,
@@ -115,7 +117,7 @@ pub async fn create(
         status,
         Json(SourceAccepted {
             entity_key: source.entity_key.clone(),
-            status: source.processing_status.to_string(),
+            status: source.processing_status,
             status_url,
             duplicate,
         }),
@@ -266,16 +268,16 @@ pub struct SourceView {
     pub team_id: Option<String>,
     #[serde(serialize_with = "ids::serialize_user_ids")]
     pub participants: Vec<String>,
-    pub source_type: String,
+    pub source_type: SourceType,
     pub context_type: Option<String>,
     pub started_at: Option<DateTime<Utc>>,
     pub ended_at: Option<DateTime<Utc>>,
-    pub sensitivity: String,
-    pub ttl_policy: String,
+    pub sensitivity: Sensitivity,
+    pub ttl_policy: TtlPolicy,
     pub external_id: Option<String>,
     pub provenance: Option<serde_json::Value>,
     /// `raw`, `processed` or `extracted`.
-    pub status: String,
+    pub status: ProcessingStatus,
     pub processing_error: Option<String>,
     pub processing_started_at: Option<DateTime<Utc>>,
     pub processing_completed_at: Option<DateTime<Utc>>,
@@ -305,15 +307,15 @@ impl SourceView {
             user_id: s.user_id,
             team_id: s.team_id,
             participants: s.participants,
-            source_type: s.source_type.to_string(),
+            source_type: s.source_type,
             context_type: s.context_type,
             started_at: s.started_at,
             ended_at: s.ended_at,
-            sensitivity: s.sensitivity.to_string(),
-            ttl_policy: s.lifecycle.ttl_policy.to_string(),
+            sensitivity: s.sensitivity,
+            ttl_policy: s.lifecycle.ttl_policy,
             external_id: s.external_id,
             provenance: s.provenance,
-            status: s.processing_status.to_string(),
+            status: s.processing_status,
             processing_error: s.processing_error,
             processing_started_at: s.processing_started_at,
             processing_completed_at: s.processing_completed_at,

@@ -90,7 +90,7 @@ pub async fn explore(
                             content: input.include_content.then(|| s.content.clone()),
                             entity_key: s.entity_key,
                             user_id: s.user_id,
-                            source_type: s.source_type.to_string(),
+                            source_type: s.source_type,
                             context_type: s.context_type,
                             summary: s.summary,
                             keywords: s.keywords,

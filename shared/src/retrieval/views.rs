@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use super::{RetrievalResult, Why};
 use crate::domain::{
-    Macro, MemoryKind, MemoryState, Relationship, SemanticNode, SourceMeta, Storyline,
+    Macro, MemoryKind, MemoryState, NodeKind, Relationship, SemanticNode, SourceMeta, SourceType,
+    Storyline,
 };
 use crate::services::Services;
 
@@ -55,7 +56,7 @@ pub struct SourceView {
     /// The owner; a team Source may belong to another user the caller takes part with.
     #[serde(serialize_with = "crate::ids::serialize_user_id")]
     pub user_id: String,
-    pub source_type: String,
+    pub source_type: SourceType,
     pub context_type: Option<String>,
     pub event_time: DateTime<Utc>,
     pub summary: String,
@@ -106,7 +107,7 @@ pub struct PassageView {
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct NodeView {
     pub entity_key: String,
-    pub kind: String,
+    pub kind: NodeKind,
     pub name: String,
     pub entity_type: Option<String>,
     pub description: String,
@@ -216,7 +217,7 @@ pub fn node_view(
 ) -> NodeView {
     NodeView {
         entity_key: n.entity_key.clone(),
-        kind: n.identity.kind.to_string(),
+        kind: n.identity.kind,
         name: n.name.clone(),
         entity_type: n.identity.entity_type.clone(),
         description: n.description.clone(),
