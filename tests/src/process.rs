@@ -53,7 +53,10 @@ impl Proc {
             .args(args)
             .current_dir(dir)
             .env("COSMO_LOG__FORMAT", "pretty")
-            .env("RUST_LOG", "warn,cosmo_workers=info,cosmo_api=info")
+            .env(
+                "RUST_LOG",
+                "warn,cosmo_workers=info,cosmo_api=info,ingest_api=info",
+            )
             .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::null())
             .stdout(out)
@@ -99,6 +102,27 @@ impl Proc {
     pub fn output(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
+
+    /// Waits until the server says it is listening (`cosmo serve` and `ingest-api` both
+    /// say so once their port is bound); false if it exits first. Panics after `timeout`.
+    pub async fn wait_listening(&mut self, timeout: Duration) -> bool {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            if self.output().contains("listening") {
+                return true;
+            }
+            if !self.is_running() {
+                return false;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{} did not listen within {timeout:?}:\n{}",
+                self.name,
+                self.output()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
 }
 
 impl Drop for Proc {
@@ -137,23 +161,46 @@ pub fn env(database_url: &str, graph_path: &Path, extra: &[(&str, &str)]) -> Vec
 /// `cosmo serve` on the embedded default in `dir` (one SQLite file `dir/cosmo.db`),
 /// with API key `key` and `extra` settings; returns once it answers `/healthz`.
 pub async fn embedded(dir: &Path, key: &str, extra: &[(&str, &str)]) -> (Proc, crate::http::Api) {
-    let port = free_port();
     let db = dir.join("cosmo.db");
-    let bind = format!("127.0.0.1:{port}");
-    let mut vars = vec![
-        ("COSMO_SERVER__BIND", bind.as_str()),
-        ("COSMO_AUTH__BOOTSTRAP_KEY", key),
-    ];
-    vars.extend_from_slice(extra);
-    let proc = Proc::start(
-        "cosmo",
-        &["serve"],
-        dir,
-        &env(&format!("sqlite://{}", db.display()), &db, &vars),
-    );
-    let api = crate::http::Api::new(format!("http://{bind}"), Some(key));
-    wait_healthy(&api).await;
-    (proc, api)
+    let url = format!("sqlite://{}", db.display());
+    serve("cosmo", &["serve"], dir, key, |bind| {
+        let mut vars = vec![
+            ("COSMO_SERVER__BIND", bind),
+            ("COSMO_AUTH__BOOTSTRAP_KEY", key),
+        ];
+        vars.extend_from_slice(extra);
+        env(&url, &db, &vars)
+    })
+    .await
+}
+
+/// Starts a server (`binary args…` in `dir`, with the environment `env` makes for its
+/// `COSMO_SERVER__BIND`) on a free loopback port; returns once this process listens
+/// there and answers `/healthz`, with an API client holding `key`. A port found free may
+/// be taken by another test's server before this one binds it: this one then exits, and
+/// is started again on another port — trusting `/healthz` alone would have the test
+/// talk to the other test's server.
+pub async fn serve(
+    binary: &str,
+    args: &[&str],
+    dir: &Path,
+    key: &str,
+    env: impl Fn(&str) -> Vec<(String, String)>,
+) -> (Proc, crate::http::Api) {
+    for _ in 0..5 {
+        let bind = format!("127.0.0.1:{}", free_port());
+        let mut proc = Proc::start(binary, args, dir, &env(&bind));
+        if proc.wait_listening(Duration::from_secs(60)).await {
+            let api = crate::http::Api::new(format!("http://{bind}"), Some(key));
+            wait_healthy(&api).await;
+            return (proc, api);
+        }
+        eprintln!(
+            "{binary} stopped before listening on {bind} (taken?); starting it on another port:\n{}",
+            proc.output()
+        );
+    }
+    panic!("{binary} could not listen on a free port in five tries");
 }
 
 /// Waits until the API answers `/healthz`.

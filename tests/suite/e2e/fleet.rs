@@ -40,16 +40,10 @@ fn env(backend: &Backend, dir: &Path, extra: &[(&str, &str)]) -> Vec<(String, St
 }
 
 async fn api_process(backend: &Backend, dir: &Path) -> (Proc, Api) {
-    let bind = format!("127.0.0.1:{}", process::free_port());
-    let proc = Proc::start(
-        "ingest-api",
-        &[],
-        dir,
-        &env(backend, dir, &[("COSMO_SERVER__BIND", &bind)]),
-    );
-    let api = Api::new(format!("http://{bind}"), Some(KEY));
-    process::wait_healthy(&api).await;
-    (proc, api)
+    process::serve("ingest-api", &[], dir, KEY, |bind| {
+        env(backend, dir, &[("COSMO_SERVER__BIND", bind)])
+    })
+    .await
 }
 
 fn worker(
@@ -84,15 +78,10 @@ async fn fleet(dir: &Path, graph: &[(&str, &str)], user: &str) {
         vars.extend_from_slice(extra);
         env(&backend, dir, &vars)
     };
-    let bind = format!("127.0.0.1:{}", process::free_port());
-    let _api_proc = Proc::start(
-        "ingest-api",
-        &[],
-        dir,
-        &with_graph(&[("COSMO_SERVER__BIND", &bind)]),
-    );
-    let api = Api::new(format!("http://{bind}"), Some(KEY));
-    process::wait_healthy(&api).await;
+    let (_api_proc, api) = process::serve("ingest-api", &[], dir, KEY, |bind| {
+        with_graph(&[("COSMO_SERVER__BIND", bind)])
+    })
+    .await;
     // Two identical worker processes serving every job kind: how an operator scales.
     let health = process::free_port().to_string();
     let args = ["--concurrency", "2"];
