@@ -1,15 +1,18 @@
 //! # cosmo-shared
 //!
-//! The library every Cosmo binary uses. Binaries only wire things up; everything they
-//! run lives here or in the `workers`, `ingest-api` and `scheduler` libraries.
+//! The library every Cosmo binary uses, above the crates it re-exports (`cosmo-core`,
+//! `cosmo-models`, the two graph stores). Binaries only wire things up; everything they
+//! run lives here, in those crates, or in the `workers`, `ingest-api`, `scheduler` and
+//! `cosmo-cli` libraries.
 //!
 //! * [`domain`], [`clock`], [`ids`], [`lifecycle`] — `cosmo-core`'s, re-exported: the
 //!   vocabulary, time, identifiers and the lifecycle maths.
 //! * [`graph`] — what a graph store does ([`graph::ports`], one trait per concern, from
 //!   `cosmo-core`) and its two adapters (the crates `cosmo-graph-sqlite` and
 //!   `cosmo-graph-neo4j`), under one name.
-//! * [`queue`] — the job queue interface over apalis (SQLite and Postgres), job kinds and
-//!   their retry policies, and the worker runtime.
+//! * [`queue`] — the job queue interface over apalis (SQLite and Postgres) and the worker
+//!   runtime; the job kinds, their retry policies and payloads are `cosmo-core`'s
+//!   (`jobs`), re-exported.
 //! * [`directory`] — tenants, API keys and users (the project's own SQL tables).
 //! * [`sessions`] — the live session buffer: chat turns kept as working memory and
 //!   compressed into `conversation` Sources, exactly once.
