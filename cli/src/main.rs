@@ -86,7 +86,7 @@ async fn main() -> ExitCode {
 
 async fn start(cli: Cli) -> anyhow::Result<()> {
     let config = Config::load(cli.config.as_deref())?;
-    let telemetry = telemetry::init(&config, "cosmo")?;
+    let telemetry = telemetry::init(&config.log, &config.telemetry, "cosmo")?;
     let result = run(cli.command, config).await;
     // Sends the spans still buffered (a no-op without `telemetry.otlp_endpoint`).
     telemetry.shutdown().await;

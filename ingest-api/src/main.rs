@@ -27,7 +27,7 @@ async fn main() -> ExitCode {
 
 async fn start(args: Args) -> anyhow::Result<()> {
     let config = Config::load(args.config.as_deref())?;
-    let telemetry = telemetry::init(&config, "cosmo-ingest-api")?;
+    let telemetry = telemetry::init(&config.log, &config.telemetry, "cosmo-ingest-api")?;
     let result = run(config).await;
     telemetry.shutdown().await;
     result

@@ -23,7 +23,7 @@ use crate::AppState;
     responses((status = 200, description = "The text exposition format",
         content_type = "text/plain; version=0.0.4", body = String)))]
 pub async fn render(State(app): State<AppState>) -> impl IntoResponse {
-    let body = metrics::render(app.svc.queue.as_ref()).await;
+    let body = metrics::render(app.svc.queue.state_counts()).await;
     (
         [(
             header::CONTENT_TYPE,

@@ -28,7 +28,7 @@ async fn main() -> ExitCode {
 
 async fn start(args: Args) -> anyhow::Result<()> {
     let config = Config::load(args.config.as_deref())?;
-    let telemetry = telemetry::init(&config, "cosmo-scheduler")?;
+    let telemetry = telemetry::init(&config.log, &config.telemetry, "cosmo-scheduler")?;
     let result = async {
         let svc = Services::connect(config).await?;
         cosmo_scheduler::run(svc, telemetry::shutdown_signal()).await

@@ -19,13 +19,15 @@
 //! * [`llm`] — language-model and embedding traits and their providers (`cosmo-models`),
 //!   counted in the metrics.
 //! * [`config`] — configuration.
-//! * [`telemetry`], [`metrics`] — logs and trace export; Prometheus metrics.
+//! * [`telemetry`], [`metrics`] — `cosmo-telemetry`'s, re-exported: logs and trace
+//!   export; Prometheus metrics.
 //! * [`http`], [`cleanup`] — `cosmo-models`', re-exported: every outgoing HTTP client, with
 //!   TLS's crypto provider (ring) installed; the rendering of raw content for the models.
 //! * [`exit`] — how the binaries' `main`s report an error (its message, no backtrace).
 
 pub use cosmo_core::{clock, domain, ids, lifecycle};
 pub use cosmo_models::{cleanup, http};
+pub use cosmo_telemetry::{self as telemetry, metrics};
 
 pub mod config;
 pub mod db;
@@ -35,12 +37,10 @@ pub mod exit;
 pub mod graph;
 pub mod job_runs;
 pub mod llm;
-pub mod metrics;
 pub mod pipeline;
 pub mod queue;
 pub mod retrieval;
 pub mod services;
 pub mod sessions;
 pub mod stats;
-pub mod telemetry;
 pub mod usage;

@@ -41,7 +41,7 @@ async fn start(args: Args) -> anyhow::Result<()> {
         anyhow::ensure!(n >= 1, "--concurrency must be at least 1");
         config.jobs.set_concurrency(n);
     }
-    let telemetry = telemetry::init(&config, "cosmo-workers")?;
+    let telemetry = telemetry::init(&config.log, &config.telemetry, "cosmo-workers")?;
     let result = async {
         let svc = Services::connect(config).await?;
         cosmo_workers::process::run(svc, telemetry::shutdown_signal()).await

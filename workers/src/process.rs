@@ -86,7 +86,7 @@ async fn serve_health(svc: Services, port: u16) -> anyhow::Result<()> {
                 async move {
                     (
                         [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)],
-                        metrics::render(svc.queue.as_ref()).await,
+                        metrics::render(svc.queue.state_counts()).await,
                     )
                 }
             }),

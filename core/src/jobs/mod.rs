@@ -7,9 +7,11 @@ use serde::Serialize;
 
 pub mod kinds;
 pub mod payloads;
+pub mod status;
 
 pub use kinds::{JobKind, JobSettings, JobsConfig};
 pub use payloads::Job;
+pub use status::{JobState, JobStatus, StateCount};
 
 /// A job to enqueue.
 #[derive(Debug, Clone, PartialEq)]

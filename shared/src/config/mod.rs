@@ -14,18 +14,17 @@ mod maintenance;
 mod models;
 mod retrieval;
 mod sessions;
-mod telemetry;
 #[cfg(test)]
 mod tests;
 
 pub use crate::lifecycle::LifecycleParams;
 pub use crate::queue::JobsConfig;
+pub use cosmo_telemetry::config::{LogConfig, LogFormat, TelemetryConfig};
 pub use graph::{GraphBackend, GraphConfig, Neo4jConfig};
 pub use maintenance::{MaintenanceConfig, SchedulerConfig, parse_cron};
 pub use models::{LocalConfig, ModelsConfig, OpenAiConfig, Provider, ProvidersConfig};
 pub use retrieval::{ContextShares, RetrievalConfig};
 pub use sessions::SessionsConfig;
-pub use telemetry::TelemetryConfig;
 
 #[derive(Clone, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -136,40 +135,6 @@ pub struct ReconcilerConfig {
     pub batch_size: usize,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct LogConfig {
-    /// `auto` (human-readable on a terminal, JSON otherwise), `json` or `pretty`.
-    pub format: LogFormat,
-    /// An `EnvFilter` directive, e.g. `info,cosmo=debug`. `RUST_LOG` overrides it.
-    pub level: String,
-}
-
-/// `log.format`: how log lines are written to standard error.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LogFormat {
-    /// `pretty` when standard error is a terminal, `json` otherwise.
-    #[default]
-    Auto,
-    /// One JSON object per line.
-    Json,
-    /// Human-readable lines: timestamp, level, span, target, message and fields.
-    Pretty,
-}
-
-impl LogFormat {
-    /// Whether lines are human-readable rather than JSON, when the logs' stream is a
-    /// terminal (`terminal`) or not: `auto` follows the stream, the others are fixed.
-    pub fn human_readable(self, terminal: bool) -> bool {
-        match self {
-            LogFormat::Auto => terminal,
-            LogFormat::Json => false,
-            LogFormat::Pretty => true,
-        }
-    }
-}
-
 impl Default for ServerConfig {
     fn default() -> Self {
         Self {
@@ -231,15 +196,6 @@ impl Default for ReconcilerConfig {
         Self {
             stuck_after_secs: 120,
             batch_size: 500,
-        }
-    }
-}
-
-impl Default for LogConfig {
-    fn default() -> Self {
-        Self {
-            format: LogFormat::Auto,
-            level: "info".into(),
         }
     }
 }

@@ -25,9 +25,9 @@ pub mod status;
 pub mod wake;
 
 pub use cosmo_core::jobs::{
-    Job, JobKind, JobSettings, JobsConfig, NewJob, PayloadError, kinds, payloads,
+    Job, JobKind, JobSettings, JobState, JobStatus, JobsConfig, NewJob, PayloadError, StateCount,
+    kinds, payloads,
 };
-pub use status::{JobState, JobStatus};
 pub(crate) use status::{state_case, state_condition};
 
 use crate::domain::OrUnknown;
@@ -129,14 +129,6 @@ impl Retry {
             )),
         }
     }
-}
-
-/// Jobs per kind and state.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StateCount {
-    pub kind: OrUnknown<JobKind>,
-    pub state: JobState,
-    pub count: i64,
 }
 
 /// How many jobs are in each [`JobState`].
@@ -303,5 +295,28 @@ pub fn connect(db: &crate::db::Db, config: &crate::config::Config) -> std::sync:
             pool.clone(),
             config.jobs.clone(),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn envelopes_without_a_traceparent_still_decode_and_none_is_written() {
+        let old = json!({"kind": "extract-entities", "payload": {"n": 1}, "request_id": "r-1"});
+        let envelope: JobEnvelope = serde_json::from_value(old.clone()).unwrap();
+        assert_eq!(envelope.kind, JobKind::ExtractEntities);
+        assert_eq!(envelope.traceparent, None);
+        assert_eq!(serde_json::to_value(&envelope).unwrap(), old);
+        let traced = JobEnvelope {
+            traceparent: Some("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01".into()),
+            ..envelope
+        };
+        let back: JobEnvelope =
+            serde_json::from_value(serde_json::to_value(&traced).unwrap()).unwrap();
+        assert_eq!(back, traced);
     }
 }

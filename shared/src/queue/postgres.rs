@@ -8,8 +8,8 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Row};
 
 use super::{
-    Enqueued, JobFilter, JobKind, JobQueue, JobRecord, JobState, JobsConfig, NewJob, QueueCount,
-    QueueResult, StateCount, state_case, state_condition,
+    Enqueued, JobFilter, JobKind, JobQueue, JobRecord, JobsConfig, NewJob, QueueCount, QueueResult,
+    StateCount, state_case, state_condition, status,
 };
 use crate::domain::OrUnknown;
 
@@ -156,7 +156,7 @@ impl JobQueue for PostgresQueue {
     }
 
     async fn list_jobs(&self, filter: &JobFilter) -> QueueResult<Vec<JobRecord>> {
-        let state = filter.state.map_or("TRUE", JobState::sql_condition);
+        let state = filter.state.map_or("TRUE", status::sql_condition);
         let sql = format!(
             "{} WHERE ($1::TEXT IS NULL OR job_type = $1) AND {state} ORDER BY id DESC LIMIT $2",
             select_jobs!()

@@ -7,8 +7,8 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 
 use super::{
-    Enqueued, JobFilter, JobKind, JobQueue, JobRecord, JobState, JobsConfig, NewJob, QueueCount,
-    QueueResult, StateCount, state_case, state_condition,
+    Enqueued, JobFilter, JobKind, JobQueue, JobRecord, JobsConfig, NewJob, QueueCount, QueueResult,
+    StateCount, state_case, state_condition, status,
 };
 use crate::domain::OrUnknown;
 
@@ -146,7 +146,7 @@ impl JobQueue for SqliteQueue {
     }
 
     async fn list_jobs(&self, filter: &JobFilter) -> QueueResult<Vec<JobRecord>> {
-        let state = filter.state.map_or("1", JobState::sql_condition);
+        let state = filter.state.map_or("1", status::sql_condition);
         let sql = format!(
             "{} WHERE ($1 IS NULL OR job_type = $1) AND {state} ORDER BY id DESC LIMIT $2",
             select_jobs!()

@@ -16,7 +16,7 @@ use std::time::Duration;
 use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
-use crate::queue::JobQueue;
+use cosmo_core::jobs::StateCount;
 
 pub use self::record::{
     http_request, job_already_finished, job_ended, job_started, model_call, refresh_queue_depth,
@@ -40,7 +40,7 @@ pub const JOBS_ALREADY_FINISHED: &str = "cosmo_jobs_already_finished_total";
 /// Duration of one job attempt, by `kind` and `outcome` (`succeeded`, `retried`,
 /// `failed`).
 pub const JOB_DURATION: &str = "cosmo_job_duration_seconds";
-/// Jobs in the queue, by `kind` and `state` (a [`JobState`](crate::queue::JobState):
+/// Jobs in the queue, by `kind` and `state` (a [`JobState`](cosmo_core::jobs::JobState):
 /// `pending`, `running`, `done`, `failed`, `dead`), read from the queue at each scrape.
 pub const QUEUE_JOBS: &str = "cosmo_queue_jobs";
 /// Failed reads of the queue's counts for [`QUEUE_JOBS`] (the gauges then keep their
@@ -176,9 +176,12 @@ fn describe() {
     );
 }
 
-/// The text exposition format of every metric of this process, queue depth read now.
-pub async fn render(queue: &dyn JobQueue) -> String {
-    refresh_queue_depth(queue).await;
+/// The text exposition format of every metric of this process, the queue's depth from
+/// `counts` (see [`refresh_queue_depth`]).
+pub async fn render<E: std::fmt::Display>(
+    counts: impl Future<Output = Result<Vec<StateCount>, E>>,
+) -> String {
+    refresh_queue_depth(counts).await;
     let handle = handle();
     handle.run_upkeep();
     handle.render()

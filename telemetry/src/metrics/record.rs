@@ -11,8 +11,8 @@ use super::{
     JOBS_RETRIED, JOBS_STARTED, JOBS_SUCCEEDED, JobEnd, MODEL_CALL_DURATION, MODEL_CALLS,
     MODEL_ERRORS, MODEL_TOKENS, QUEUE_DEPTH_ERRORS, QUEUE_JOBS, handle,
 };
-use crate::llm::{LlmError, Usage};
-use crate::queue::{JobKind, JobQueue, JobState};
+use cosmo_core::jobs::{JobKind, JobState, StateCount};
+use cosmo_models::{LlmError, Usage};
 
 /// Records one answered HTTP request. `route` is the matched route template (or
 /// [`UNMATCHED_ROUTE`](super::UNMATCHED_ROUTE)), never the raw path.
@@ -97,19 +97,21 @@ pub fn model_call(
 /// many at once) it is scraped: `/metrics` needs no key, and the count is a scan.
 const QUEUE_DEPTH_MAX_AGE: Duration = Duration::from_secs(2);
 
-/// Sets the queue-depth gauges from the queue's current counts (at most
-/// [`QUEUE_DEPTH_MAX_AGE`] old). Every known kind and state is set, to 0 when absent, so
+/// Sets the queue-depth gauges from the queue's current counts, `counts` (a read of the
+/// queue, awaited only when the gauges are older than [`QUEUE_DEPTH_MAX_AGE`]). Every known kind and state is set, to 0 when absent, so
 /// a drained queue shows 0 rather than its last non-zero number. One refresh runs at a
 /// time; a failed read leaves the gauges as they were and counts a
 /// [`QUEUE_DEPTH_ERRORS`].
-pub async fn refresh_queue_depth(queue: &dyn JobQueue) {
+pub async fn refresh_queue_depth<E: std::fmt::Display>(
+    counts: impl Future<Output = Result<Vec<StateCount>, E>>,
+) {
     static LAST: tokio::sync::Mutex<Option<Instant>> = tokio::sync::Mutex::const_new(None);
     handle();
     let mut last = LAST.lock().await;
     if last.is_some_and(|at| at.elapsed() < QUEUE_DEPTH_MAX_AGE) {
         return;
     }
-    let counts = match queue.state_counts().await {
+    let counts = match counts.await {
         Ok(counts) => counts,
         Err(e) => {
             tracing::warn!(error = %e, "reading queue counts for /metrics failed");

@@ -1,3 +1,10 @@
+//! # cosmo-telemetry
+//!
+//! What Cosmo's processes tell their operators: logs, traces ([`init`]) and Prometheus
+//! metrics ([`metrics`]), every model call counted ([`counted`]), a failure that repeats
+//! logged once a while ([`repeats`]), and the `[log]` and `[telemetry]` settings
+//! ([`config`]).
+//!
 //! Logs and traces. Logs go to standard error: human-readable lines when it is a
 //! terminal, one JSON object per line otherwise (`log.format`: `auto`, `json` or
 //! `pretty` fixes either), filtered by `log.level` or `RUST_LOG`. Handler and job spans
@@ -9,6 +16,9 @@
 //! `traceparent` of the span that enqueued it, so its span is a child of the request
 //! (or of the job) that caused it.
 
+pub mod config;
+pub mod counted;
+pub mod metrics;
 pub mod repeats;
 
 use std::collections::HashMap;
@@ -26,7 +36,7 @@ use tracing_subscriber::EnvFilter;
 use tracing_subscriber::layer::{Layer, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
 
-use crate::config::Config;
+use crate::config::{LogConfig, TelemetryConfig};
 
 /// Keeps the trace exporter alive; [`Telemetry::shutdown`] sends the spans still
 /// buffered. Without an OTLP endpoint it holds nothing.
@@ -55,20 +65,23 @@ impl Telemetry {
     }
 }
 
-/// Installs the global subscriber: logs per `config.log` and, when
+/// Installs the global subscriber: logs per `log` and, when
 /// `telemetry.otlp_endpoint` is set, trace export as `telemetry.service_name` (default
 /// `service`, the binary's name). Must run inside the tokio runtime. Later calls change
 /// nothing and return an empty guard (tests start many apps in one process).
-pub fn init(config: &Config, service: &str) -> anyhow::Result<Telemetry> {
+pub fn init(
+    log: &LogConfig,
+    telemetry: &TelemetryConfig,
+    service: &str,
+) -> anyhow::Result<Telemetry> {
     if tracing::dispatcher::has_been_set() {
         return Ok(Telemetry::default());
     }
-    let filter =
-        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log.level));
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&log.level));
     // Logs are written to stderr, so its being a terminal decides (not stdout's, which
     // `cosmo mcp` speaks its protocol on). Colours only on a terminal, too.
     let terminal = std::io::stderr().is_terminal();
-    let (pretty, json) = if config.log.format.human_readable(terminal) {
+    let (pretty, json) = if log.format.human_readable(terminal) {
         let layer = tracing_subscriber::fmt::layer()
             .with_ansi(terminal)
             .with_writer(std::io::stderr);
@@ -82,11 +95,8 @@ pub fn init(config: &Config, service: &str) -> anyhow::Result<Telemetry> {
             .with_span_list(false);
         (None, Some(layer))
     };
-    let provider = match config.telemetry.traces_url() {
-        Some(url) => Some(tracer_provider(
-            &url,
-            config.telemetry.service_name(service),
-        )?),
+    let provider = match telemetry.traces_url() {
+        Some(url) => Some(tracer_provider(&url, telemetry.service_name(service))?),
         None => None,
     };
     let traces = provider.as_ref().map(|p| {
@@ -112,14 +122,14 @@ pub fn init(config: &Config, service: &str) -> anyhow::Result<Telemetry> {
         return Ok(Telemetry::default());
     }
     EXPORTING.store(provider.is_some(), Ordering::Relaxed);
-    if let Some(url) = config.telemetry.traces_url() {
-        tracing::info!(%url, service = config.telemetry.service_name(service), "exporting traces over OTLP");
+    if let Some(url) = telemetry.traces_url() {
+        tracing::info!(%url, service = telemetry.service_name(service), "exporting traces over OTLP");
     }
     Ok(Telemetry { provider })
 }
 
 fn tracer_provider(url: &str, service: &str) -> anyhow::Result<SdkTracerProvider> {
-    let client = crate::http::client_builder()
+    let client = cosmo_models::http::client_builder()
         .timeout(std::time::Duration::from_secs(10))
         .build()?;
     let exporter = opentelemetry_otlp::SpanExporter::builder()
@@ -207,31 +217,12 @@ pub async fn shutdown_signal() {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
-    use crate::queue::{JobEnvelope, JobKind};
 
     #[test]
     fn without_export_no_trace_context_is_taken() {
         let span = tracing::info_span!("request");
         let _entered = span.enter();
         assert_eq!(current_traceparent(), None);
-    }
-
-    #[test]
-    fn envelopes_without_a_traceparent_still_decode_and_none_is_written() {
-        let old = json!({"kind": "extract-entities", "payload": {"n": 1}, "request_id": "r-1"});
-        let envelope: JobEnvelope = serde_json::from_value(old.clone()).unwrap();
-        assert_eq!(envelope.kind, JobKind::ExtractEntities);
-        assert_eq!(envelope.traceparent, None);
-        assert_eq!(serde_json::to_value(&envelope).unwrap(), old);
-        let traced = JobEnvelope {
-            traceparent: Some("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01".into()),
-            ..envelope
-        };
-        let back: JobEnvelope =
-            serde_json::from_value(serde_json::to_value(&traced).unwrap()).unwrap();
-        assert_eq!(back, traced);
     }
 }

@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use async_trait::async_trait;
 
-use super::{
+use cosmo_core::domain::SourceType;
+use cosmo_models::{
     AgentAction, CauseFinder, Embedder, EntityExtractor, ExtractedEntity, ExtractionContext,
     FoundCause, LlmResult, NoteTaker, SourceFacts, SourceProcessor, Summarizer, SummaryTask,
 };
-use crate::domain::SourceType;
 
 /// `inner`, counted as `provider` (`offline`, `openai`, `local`) doing `task`
 /// (`processing`, `extraction`, `notes`, `summaries`, `causes`, `embeddings`).

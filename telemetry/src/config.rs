@@ -1,7 +1,51 @@
-//! `[telemetry]`: optional export of traces (request and job spans) to an
-//! OpenTelemetry collector over OTLP HTTP/protobuf. Off by default.
+//! `[log]`: how log lines are written and filtered; `[telemetry]`: optional export of
+//! traces (request and job spans) to an OpenTelemetry collector over OTLP HTTP/protobuf,
+//! off by default.
 
 use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogConfig {
+    /// `auto` (human-readable on a terminal, JSON otherwise), `json` or `pretty`.
+    pub format: LogFormat,
+    /// An `EnvFilter` directive, e.g. `info,cosmo=debug`. `RUST_LOG` overrides it.
+    pub level: String,
+}
+
+/// `log.format`: how log lines are written to standard error.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// `pretty` when standard error is a terminal, `json` otherwise.
+    #[default]
+    Auto,
+    /// One JSON object per line.
+    Json,
+    /// Human-readable lines: timestamp, level, span, target, message and fields.
+    Pretty,
+}
+
+impl LogFormat {
+    /// Whether lines are human-readable rather than JSON, when the logs' stream is a
+    /// terminal (`terminal`) or not: `auto` follows the stream, the others are fixed.
+    pub fn human_readable(self, terminal: bool) -> bool {
+        match self {
+            LogFormat::Auto => terminal,
+            LogFormat::Json => false,
+            LogFormat::Pretty => true,
+        }
+    }
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        Self {
+            format: LogFormat::Auto,
+            level: "info".into(),
+        }
+    }
+}
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -5,9 +5,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use super::*;
-use crate::llm::counted::Counted;
-use crate::llm::{Completion, Embedder, LlmError, LlmResult, Usage};
-use crate::queue::JobKind;
+use cosmo_core::jobs::JobKind;
+use cosmo_models::{Completion, Embedder, LlmError, LlmResult, Usage};
+
+use crate::counted::Counted;
 
 /// The value of the sample of `name` with exactly `labels` in this process's scrape.
 fn value(name: &str, labels: &[(&str, &str)]) -> Option<f64> {
