@@ -1,7 +1,7 @@
 //! # cosmo-shared
 //!
 //! The library every Cosmo binary uses, above the crates it re-exports (`cosmo-core`,
-//! `cosmo-models`, the two graph stores). Binaries only wire things up; everything they
+//! `cosmo-models`, `cosmo-queue`, `cosmo-telemetry`, the two graph stores). Binaries only wire things up; everything they
 //! run lives here, in those crates, or in the `workers`, `ingest-api`, `scheduler` and
 //! `cosmo-cli` libraries.
 //!
@@ -10,9 +10,11 @@
 //! * [`graph`] — what a graph store does ([`graph::ports`], one trait per concern, from
 //!   `cosmo-core`) and its two adapters (the crates `cosmo-graph-sqlite` and
 //!   `cosmo-graph-neo4j`), under one name.
-//! * [`queue`] — the job queue interface over apalis (SQLite and Postgres) and the worker
-//!   runtime; the job kinds, their retry policies and payloads are `cosmo-core`'s
-//!   (`jobs`), re-exported.
+//! * [`queue`], [`job_runs`] — `cosmo-queue`'s, re-exported: the job queue interface
+//!   over apalis (SQLite and Postgres) and the worker runtime (the job kinds, their
+//!   retry policies and payloads are `cosmo-core`'s `jobs`); the record of job runs.
+//! * [`db`] — the relational database the queue shares with the directory
+//!   (`cosmo-queue`'s), and what counts as a store outage.
 //! * [`directory`] — tenants, API keys and users (the project's own SQL tables).
 //! * [`sessions`] — the live session buffer: chat turns kept as working memory and
 //!   compressed into `conversation` Sources, exactly once.
@@ -27,6 +29,7 @@
 
 pub use cosmo_core::{clock, domain, ids, lifecycle};
 pub use cosmo_models::{cleanup, http};
+pub use cosmo_queue::{self as queue, job_runs};
 pub use cosmo_telemetry::{self as telemetry, metrics};
 
 pub mod config;
@@ -35,10 +38,8 @@ pub mod directory;
 pub mod erasure;
 pub mod exit;
 pub mod graph;
-pub mod job_runs;
 pub mod llm;
 pub mod pipeline;
-pub mod queue;
 pub mod retrieval;
 pub mod services;
 pub mod sessions;

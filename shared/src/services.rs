@@ -156,7 +156,7 @@ impl Services {
                     .await?,
             ),
         };
-        let queue = crate::queue::connect(&db, &config);
+        let queue = crate::queue::connect(&db, &config.jobs);
         let services = Self {
             directory: Directory::new(db.clone()),
             sessions: Sessions::new(db.clone()),

@@ -18,7 +18,8 @@ mod sessions;
 mod tests;
 
 pub use crate::lifecycle::LifecycleParams;
-pub use crate::queue::JobsConfig;
+pub use cosmo_queue::JobsConfig;
+pub use cosmo_queue::config::QueueConfig;
 pub use cosmo_telemetry::config::{LogConfig, LogFormat, TelemetryConfig};
 pub use graph::{GraphBackend, GraphConfig, Neo4jConfig};
 pub use maintenance::{MaintenanceConfig, SchedulerConfig, parse_cron};
@@ -87,22 +88,6 @@ pub struct DatabaseConfig {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct QueueConfig {
-    /// How often an idle SQLite worker of a pipeline kind (process-source,
-    /// extract-entities) looks for jobs pushed by other processes. (Postgres workers of
-    /// those kinds are woken by LISTEN/NOTIFY and poll only as a fallback.)
-    pub poll_interval_ms: u64,
-    /// How often workers of periodic kinds (reconcile and maintenance) poll, on both
-    /// backends; they need no LISTEN connection of their own.
-    pub periodic_poll_interval_ms: u64,
-    /// Worker heartbeat; a worker silent for `heartbeat_secs × missed_heartbeats` is
-    /// dead and its jobs go back to the queue.
-    pub heartbeat_secs: u64,
-    pub missed_heartbeats: usize,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
 pub struct WorkersConfig {
     /// Job kinds this process serves; empty means all.
     pub jobs: Vec<String>,
@@ -155,17 +140,6 @@ impl Default for DatabaseConfig {
             url: "sqlite://cosmo-data/cosmo.db".into(),
             max_connections: 20,
             acquire_timeout_ms: 1500,
-        }
-    }
-}
-
-impl Default for QueueConfig {
-    fn default() -> Self {
-        Self {
-            poll_interval_ms: 250,
-            periodic_poll_interval_ms: 5000,
-            heartbeat_secs: 10,
-            missed_heartbeats: 3,
         }
     }
 }

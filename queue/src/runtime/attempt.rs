@@ -10,9 +10,9 @@ use futures::FutureExt;
 
 use super::hold::{Taken, keep_lease, settle, take_lease};
 use super::{Ctx, JobContext, JobOutcome};
+use crate::JobEnvelope;
 use crate::db::Db;
-use crate::metrics::{self, JobEnd};
-use crate::queue::JobEnvelope;
+use cosmo_telemetry::metrics::{self, JobEnd};
 
 /// Task id, attempt and attempt budget of the running task.
 #[derive(Debug, Clone)]

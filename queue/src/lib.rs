@@ -1,3 +1,5 @@
+//! # cosmo-queue
+//!
 //! The job queue: one small interface ([`JobQueue`] to enqueue and inspect, [`runtime`]
 //! to run workers) over apalis 1.0 with `apalis-sqlite` (embedded) and
 //! `apalis-postgres` (production).
@@ -12,11 +14,18 @@
 //! * failed jobs are kept with their error (dead letter) and can be retried;
 //! * a killed worker's jobs return to the queue after its missed heartbeats; a stopping
 //!   worker finishes in-flight jobs or gives them back.
+//!
+//! Beside it, on the same database: [`db`], the relational database the queue, the
+//! directory and the ledgers share (one SQLite file, or PostgreSQL), and [`job_runs`],
+//! the record of what each job run did.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+pub mod config;
+pub mod db;
+pub mod job_runs;
 pub mod lease;
 pub mod postgres;
 pub mod runtime;
@@ -30,7 +39,7 @@ pub use cosmo_core::jobs::{
 };
 pub(crate) use status::{state_case, state_condition};
 
-use crate::domain::OrUnknown;
+use cosmo_core::domain::OrUnknown;
 
 /// What is stored as the apalis task's arguments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -286,15 +295,14 @@ pub trait JobQueue: Send + Sync + std::fmt::Debug {
 }
 
 /// The queue on the configured database.
-pub fn connect(db: &crate::db::Db, config: &crate::config::Config) -> std::sync::Arc<dyn JobQueue> {
+pub fn connect(db: &crate::db::Db, jobs: &JobsConfig) -> std::sync::Arc<dyn JobQueue> {
     match db {
         crate::db::Db::Sqlite(pool) => {
-            std::sync::Arc::new(sqlite::SqliteQueue::new(pool.clone(), config.jobs.clone()))
+            std::sync::Arc::new(sqlite::SqliteQueue::new(pool.clone(), jobs.clone()))
         }
-        crate::db::Db::Postgres(pool) => std::sync::Arc::new(postgres::PostgresQueue::new(
-            pool.clone(),
-            config.jobs.clone(),
-        )),
+        crate::db::Db::Postgres(pool) => {
+            std::sync::Arc::new(postgres::PostgresQueue::new(pool.clone(), jobs.clone()))
+        }
     }
 }
 

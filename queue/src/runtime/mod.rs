@@ -82,7 +82,7 @@ pub(crate) fn build_task(
         kind: job.kind,
         payload: job.payload().cloned().map_err(Clone::clone)?,
         request_id: job.request_id.clone(),
-        traceparent: crate::telemetry::current_traceparent(),
+        traceparent: cosmo_telemetry::current_traceparent(),
     };
     let args = serde_json::to_vec(&envelope).map_err(anyhow::Error::from)?;
     let id = ulid::Ulid::generate();
@@ -226,8 +226,8 @@ pub async fn run_workers(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queue::PayloadError;
-    use crate::queue::payloads::Periodic;
+    use crate::PayloadError;
+    use crate::payloads::Periodic;
 
     #[test]
     fn a_payload_refused_for_its_kind_fails_before_the_database() {

@@ -11,7 +11,7 @@ use super::{
     Enqueued, JobFilter, JobKind, JobQueue, JobRecord, JobsConfig, NewJob, QueueCount, QueueResult,
     StateCount, state_case, state_condition, status,
 };
-use crate::domain::OrUnknown;
+use cosmo_core::domain::OrUnknown;
 
 #[derive(Debug, Clone)]
 pub struct PostgresQueue {
@@ -268,7 +268,7 @@ impl JobQueue for PostgresQueue {
                 "DELETE FROM apalis.jobs WHERE status <> 'Running' AND job_type = $1
                    AND substr(idempotency_key, strpos(idempotency_key, ':') + 1) = $2",
             )
-            .bind(crate::queue::JobKind::ExtractEntities.queue_name())
+            .bind(crate::JobKind::ExtractEntities.queue_name())
             .bind(user)
             .execute(&mut *tx)
             .await?

@@ -3,9 +3,9 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use crate::JobKind;
 use crate::db::{Db, execute_on, on_db};
-use crate::domain::{OrUnknown, ParseEnumError, string_enum};
-use crate::queue::JobKind;
+use cosmo_core::domain::{OrUnknown, ParseEnumError, string_enum};
 
 #[derive(Debug, Clone)]
 pub struct JobRunLedger {

@@ -35,7 +35,7 @@ async fn wait_for_database(db: &Db) {
             Err(e) => {
                 let error = format!("{e:#}");
                 if let Some(repeated) =
-                    crate::telemetry::repeats::admit("worker waits for the database", &error)
+                    cosmo_telemetry::repeats::admit("worker waits for the database", &error)
                 {
                     tracing::warn!(%error, repeated,
                         "the queue's database is out of reach; workers start again once it answers");

@@ -1,4 +1,4 @@
-//! A run's hold on its job's lease ([`crate::queue::lease`]): taken before the job runs
+//! A run's hold on its job's lease ([`crate::lease`]): taken before the job runs
 //! (waiting while another run holds it), kept by a heartbeat while it runs, and its end
 //! written when the run ends, through database outages.
 
@@ -6,7 +6,7 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use super::Ctx;
-use crate::queue::lease::Claim;
+use crate::lease::Claim;
 
 /// What [`take_lease`] came to.
 pub(super) enum Taken {
