@@ -5,24 +5,22 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use chrono::Duration;
-use cosmo_shared::cleanup;
-use cosmo_shared::clock::Clock;
-use cosmo_shared::domain::raw::RawContent;
-use cosmo_shared::domain::{
-    ExtractionStatus, ExtractionWrite, NodeIdentity, ProcessingStatus, Source,
-};
-use cosmo_shared::graph::{
+use crate::cleanup;
+use crate::clock::Clock;
+use crate::domain::raw::RawContent;
+use crate::domain::{ExtractionStatus, ExtractionWrite, NodeIdentity, ProcessingStatus, Source};
+use crate::graph::{
     ExtractionRecordStore, ExtractionStore, SemanticStore, SourceStore, StorylineCandidate,
     StorylineStore,
 };
-use cosmo_shared::llm::ExtractionContext;
-use cosmo_shared::queue::payloads::ExtractEntities;
+use crate::llm::ExtractionContext;
+use crate::queue::payloads::ExtractEntities;
+use chrono::Duration;
 use tracing::{info, warn};
 
-use crate::error::{JobError, JobResult};
-use crate::metering::ModelCalls;
-use crate::plan;
+use crate::pipeline::error::{JobError, JobResult};
+use crate::pipeline::metering::ModelCalls;
+use crate::pipeline::plan;
 
 /// Extracts `job`'s Source for its user: reads the Source, the user's extraction
 /// record and owner node, runs the extractor and the note-taking agent, and writes the

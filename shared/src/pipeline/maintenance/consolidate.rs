@@ -1,13 +1,13 @@
 //! `consolidate-descriptions` (nightly, before note cleanup) and `cleanup-notes`
 //! (nightly 04:00).
 
+use crate::graph::ConsolidationStore;
+use crate::job_runs::RunReport;
+use crate::llm::SummaryTask;
 use chrono::{DateTime, Utc};
-use cosmo_shared::graph::ConsolidationStore;
-use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::llm::SummaryTask;
 
 use super::ModelCalls;
-use crate::error::JobResult;
+use crate::pipeline::error::JobResult;
 
 /// Longest notes text fed to a relationship's notes embedding, in characters.
 const NOTES_EMBEDDING_CHARS: usize = 1000;

@@ -12,17 +12,17 @@
 
 use std::collections::BTreeSet;
 
-use chrono::{DateTime, Duration, Utc};
-use cosmo_shared::config::MaintenanceConfig;
-use cosmo_shared::domain::NoteLifetime;
-use cosmo_shared::graph::{
+use crate::config::MaintenanceConfig;
+use crate::domain::NoteLifetime;
+use crate::graph::{
     ClusterRules, EpisodicConsolidation, EpisodicStore, SemanticStore, SourceCluster,
 };
-use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::llm::SummaryTask;
+use crate::job_runs::RunReport;
+use crate::llm::SummaryTask;
+use chrono::{DateTime, Duration, Utc};
 
 use super::ModelCalls;
-use crate::error::JobResult;
+use crate::pipeline::error::JobResult;
 
 /// Consolidates for `as_of`. The report counts Sources: `examined`, the distinct
 /// Sources of the clusters and the faded ones; `archived` (and `changed`), those this

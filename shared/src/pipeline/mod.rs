@@ -1,6 +1,27 @@
-//! Steps the API, the session buffer and the workers share: storing a new Source and
-//! queueing its processing (Phase 0, as `POST /api/sources` does it), and asking for a
-//! user's extraction of a Source.
+//! The pipeline, one step per module, each a plain async function over the ports it
+//! uses, its settings and the clock; the worker's dispatcher (`cosmo-workers`) only
+//! routes a queued job to its step. A Source goes:
+//!
+//! 1. **Ingest** (Phase 0, here: [`store_source`]): `POST /api/sources`, the session
+//!    buffer and `cosmo import` store it and queue its `process-source` job;
+//!    [`request_extraction`] queues a user's extraction of it.
+//! 2. [`process_source`] (Phase 1): summary, keywords, passages and their embeddings,
+//!    typed links to the Sources before it; then each participant's extraction.
+//! 3. [`extract_entities`] with [`plan`] (Phase 2, per Source and user): the user's
+//!    entities, relationships, notes and facts, written to their graph.
+//!
+//! Beside it: [`reconcile`] re-queues work that was stored but never queued or got
+//! stuck; [`maintenance`] holds the nightly and weekly jobs (decay, consolidation,
+//! Storylines and Macros, causal links, …). [`error`] says whether a failed step is
+//! retried; [`metering`] meters each model call to its user.
+
+pub mod error;
+pub mod extract_entities;
+pub mod maintenance;
+pub mod metering;
+pub mod plan;
+pub mod process_source;
+pub mod reconcile;
 
 use crate::domain::{
     ExtractionRecord, ExtractionStatus, NewSource, ProcessingStatus, Source, SourceWrite,

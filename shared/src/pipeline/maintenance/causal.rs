@@ -7,14 +7,14 @@
 //! the same transaction as its links, so a re-run after an interruption resumes with
 //! the Sources still pending and never writes a link twice.
 
+use crate::config::MaintenanceConfig;
+use crate::domain::{NewCausalLink, Source};
+use crate::graph::{LinkStore, SourceStore};
+use crate::job_runs::RunReport;
 use chrono::{DateTime, Utc};
-use cosmo_shared::config::MaintenanceConfig;
-use cosmo_shared::domain::{NewCausalLink, Source};
-use cosmo_shared::graph::{LinkStore, SourceStore};
-use cosmo_shared::job_runs::RunReport;
 
 use super::ModelCalls;
-use crate::error::JobResult;
+use crate::pipeline::error::JobResult;
 
 /// Infers for `as_of` (the links' creation time). The report: `examined`, the Sources
 /// looked at; `changed`, the links written; `details.with_causes`, the Sources that got

@@ -1,20 +1,20 @@
 //! `decay` (nightly): every memory of every kind, page by page, through
-//! [`cosmo_shared::lifecycle::decay`]. Decay runs to the as-of time from the later of the
+//! [`crate::lifecycle::decay`]. Decay runs to the as-of time from the later of the
 //! last decay and the last access, so running nightly, weekly or twice a night gives
 //! the same salience; a second run for the same as-of time writes nothing, which is also
 //! what makes an interrupted run safe to repeat. Each page is one store call and one
 //! write transaction ([`DecayStore::decay_page`]): on SQLite set-based statements
 //! doing the pure function's arithmetic, elsewhere the pure function applied in bulk.
 //!
-//! [`DecayStore::decay_page`]: cosmo_shared::graph::DecayStore::decay_page
+//! [`DecayStore::decay_page`]: crate::graph::DecayStore::decay_page
 
+use crate::domain::MemoryKind;
+use crate::graph::DecayStore;
+use crate::job_runs::RunReport;
+use crate::lifecycle::LifecycleParams;
 use chrono::{DateTime, Utc};
-use cosmo_shared::domain::MemoryKind;
-use cosmo_shared::graph::DecayStore;
-use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::lifecycle::LifecycleParams;
 
-use crate::error::JobResult;
+use crate::pipeline::error::JobResult;
 
 /// Decays every memory to `as_of`, `batch_size` memories a page.
 pub async fn run<G: DecayStore + ?Sized>(

@@ -1,8 +1,8 @@
 //! How a job fails: retry later, or give up now.
 
-use cosmo_shared::graph::GraphError;
-use cosmo_shared::llm::LlmError;
-use cosmo_shared::queue::QueueError;
+use crate::graph::GraphError;
+use crate::llm::LlmError;
+use crate::queue::QueueError;
 
 /// A job's failure. Retryable failures come back after the kind's backoff until its
 /// attempts run out; permanent ones are kept as failed at once.

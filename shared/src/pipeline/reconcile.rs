@@ -10,21 +10,21 @@
 //!
 //! It posts the session buffer's chunks claimed at least `stuck_after_secs` ago and
 //! still not stored as Sources (a crash between the append that claimed them and the
-//! post, the graph out of reach then): see `cosmo_shared::sessions`.
+//! post, the graph out of reach then): see `crate::sessions`.
 //!
 //! And it forgets the queue's registrations of workers silent for a day (every process
 //! start registers its workers under new names; stopped ones would pile up).
 
+use crate::domain::{ExtractionStatus, ProcessingStatus};
+use crate::job_runs::RunReport;
+use crate::queue::payloads::{ExtractEntities, ProcessSource};
+use crate::queue::{JobStatus, NewJob};
+use crate::services::Services;
 use chrono::Duration;
-use cosmo_shared::domain::{ExtractionStatus, ProcessingStatus};
-use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
-use cosmo_shared::queue::{JobStatus, NewJob};
-use cosmo_shared::services::Services;
 use serde::Serialize;
 use tracing::info;
 
-use crate::error::{JobError, JobResult};
+use crate::pipeline::error::{JobError, JobResult};
 
 impl From<ReconcileReport> for RunReport {
     fn from(r: ReconcileReport) -> Self {
@@ -106,7 +106,7 @@ pub async fn run(svc: &Services) -> JobResult<RunReport> {
         }
     }
     report.session_chunks_posted =
-        cosmo_shared::sessions::flush::post_unposted(svc, before, cfg.batch_size)
+        crate::sessions::flush::post_unposted(svc, before, cfg.batch_size)
             .await
             .map_err(|e| JobError::retry(format!("session chunks: {e:#}")))?;
     report.workers_forgotten = svc.queue.forget_workers(FORGET_WORKERS_AFTER).await?;

@@ -8,20 +8,20 @@
 //! re-indexed instead: its stored content split into passages, its stored summary and
 //! the passages embedded in one call, and `save_index`. No cleanup, no summary call.
 
-use cosmo_shared::cleanup::{self, passages};
-use cosmo_shared::domain::raw::RawContent;
-use cosmo_shared::domain::{
+use crate::cleanup::{self, passages};
+use crate::domain::raw::RawContent;
+use crate::domain::{
     ExtractionStatus, Passage, ProcessedContent, ProcessingStatus, Source, thread_key,
 };
-use cosmo_shared::pipeline;
-use cosmo_shared::queue::payloads::ProcessSource;
-use cosmo_shared::services::Services;
+use crate::pipeline;
+use crate::queue::payloads::ProcessSource;
+use crate::services::Services;
 use tracing::{info, warn};
 
-use cosmo_shared::queue::JobKind;
+use crate::queue::JobKind;
 
-use crate::error::{JobError, JobResult};
-use crate::metering::Metered;
+use crate::pipeline::error::{JobError, JobResult};
+use crate::pipeline::metering::Metered;
 
 pub async fn run(svc: &Services, job: &ProcessSource, request_id: Option<String>) -> JobResult {
     let key = &job.entity_key;

@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use cosmo_shared::domain::names;
-use cosmo_shared::domain::{
+use crate::domain::names;
+use crate::domain::{
     NodeIdentity, NodeKind, NodeRef, NodeUpsert, NoteLifetime, NoteTarget, NoteWrite,
     RelationshipUpsert,
 };
-use cosmo_shared::llm::{AgentAction, ExtractedEntity, OWNER};
+use crate::llm::{AgentAction, ExtractedEntity, OWNER};
 
 /// The filter keeps an extracted entity with `confidence ≥ 7/10` …
 pub const MIN_CONFIDENCE: f64 = 7.0;
@@ -18,7 +18,7 @@ pub const MIN_SUBPOINTS: usize = 3;
 
 const MAX_NOTE_CHARS: usize = 2000;
 
-/// The part of an [`cosmo_shared::domain::ExtractionWrite`] that comes from the models.
+/// The part of an [`crate::domain::ExtractionWrite`] that comes from the models.
 #[derive(Debug, Default, PartialEq)]
 pub struct Plan {
     pub nodes: Vec<NodeUpsert>,

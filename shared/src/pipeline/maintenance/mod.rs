@@ -5,13 +5,13 @@
 //! interruption, because every step either changes nothing the second time or works on
 //! what is still left to do.
 
+use crate::job_runs::RunReport;
+use crate::queue::JobKind;
+use crate::services::Services;
 use chrono::{DateTime, Utc};
-use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::queue::JobKind;
-use cosmo_shared::services::Services;
 
-use crate::error::JobResult;
-use crate::metering::ModelCalls;
+use crate::pipeline::error::JobResult;
+use crate::pipeline::metering::ModelCalls;
 
 pub mod causal;
 pub mod consolidate;
@@ -47,7 +47,7 @@ pub async fn run(svc: &Services, kind: JobKind, as_of: DateTime<Utc>) -> JobResu
         JobKind::ConsolidateEpisodic => episodic::run(graph, &models, settings, as_of).await,
         JobKind::InferCausalLinks => causal::run(graph, &models, settings, as_of).await,
         JobKind::ProcessSource | JobKind::ExtractEntities | JobKind::Reconcile => Err(
-            crate::error::JobError::permanent(format!("{kind} is not a maintenance job")),
+            crate::pipeline::error::JobError::permanent(format!("{kind} is not a maintenance job")),
         ),
     }
 }

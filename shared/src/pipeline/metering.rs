@@ -1,12 +1,12 @@
 //! Every model call a job makes goes into the usage ledger, attributed to the user and
 //! the job kind, before its answer is used.
 
-use cosmo_shared::llm::{Completion, FoundCause, SummaryTask};
-use cosmo_shared::queue::JobKind;
-use cosmo_shared::services::{Models, Services};
-use cosmo_shared::telemetry::repeats;
+use crate::llm::{Completion, FoundCause, SummaryTask};
+use crate::queue::JobKind;
+use crate::services::{Models, Services};
+use crate::telemetry::repeats;
 
-use crate::error::{JobError, JobResult};
+use crate::pipeline::error::{JobError, JobResult};
 
 /// The ledger entry context for one job.
 #[derive(Debug, Clone, Copy)]
@@ -29,7 +29,7 @@ impl Metered<'_> {
                 .await
             {
                 Ok(()) => return Ok(completion.value),
-                Err(e) if cosmo_shared::db::is_outage(&e) => {
+                Err(e) if crate::db::is_outage(&e) => {
                     let error = format!("{e:#}");
                     if let Some(repeated) = repeats::admit("usage ledger out of reach", &error) {
                         tracing::warn!(%error, repeated,

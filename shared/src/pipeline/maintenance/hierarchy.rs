@@ -1,16 +1,16 @@
 //! Storylines and Macros: promotion of recurring anchors, and refresh of the ones new
 //! Sources or Storylines made dirty.
 
+use crate::config::MaintenanceConfig;
+use crate::domain::{NewMacro, NewStoryline};
+use crate::graph::{HierarchyStore, StorylineRules, StorylineStore};
+use crate::ids;
+use crate::job_runs::RunReport;
+use crate::llm::SummaryTask;
 use chrono::{DateTime, Duration, Utc};
-use cosmo_shared::config::MaintenanceConfig;
-use cosmo_shared::domain::{NewMacro, NewStoryline};
-use cosmo_shared::graph::{HierarchyStore, StorylineRules, StorylineStore};
-use cosmo_shared::ids;
-use cosmo_shared::job_runs::RunReport;
-use cosmo_shared::llm::SummaryTask;
 
 use super::ModelCalls;
-use crate::error::JobResult;
+use crate::pipeline::error::JobResult;
 
 /// An anchor with enough Sources not yet in one of its Storylines gets a Storyline
 /// with them: a 2–3 sentence description from their summaries, and its embedding.
