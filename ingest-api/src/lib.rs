@@ -134,11 +134,11 @@ pub fn router(svc: Services) -> Router {
 }
 
 /// Stores as Sources the session chunks claimed before this process started and not
-/// posted (see `cosmo_shared::sessions`); the reconciler would, later.
+/// posted (see `cosmo_pipeline::sessions`); the reconciler would, later.
 async fn post_unposted_chunks(svc: Services) {
     let started = svc.clock.now();
     let batch = svc.config.reconciler.batch_size;
-    match cosmo_shared::sessions::flush::post_unposted(&svc, started, batch).await {
+    match cosmo_pipeline::sessions::post_unposted(&svc, started, batch).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(chunks = n, "posted session chunks left unposted"),
         Err(e) => {

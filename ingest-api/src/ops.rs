@@ -7,6 +7,9 @@
 //! user or memory outside the caller's tenant does not exist (404).
 
 use chrono::{DateTime, Utc};
+use cosmo_pipeline::retrieval::context::{self, Context};
+use cosmo_pipeline::retrieval::{self, Exploration, RelationshipView, StorylineMeta};
+use cosmo_pipeline::stats::UserStats;
 use cosmo_shared::domain::input::fact::FactInput;
 use cosmo_shared::domain::input::read::{ContextInput, ExploreInput, limit};
 use cosmo_shared::domain::input::{FieldError, parse_user_id};
@@ -14,9 +17,6 @@ use cosmo_shared::domain::{
     Fact, FactFilter, FactWrite, MemoryKind, MemoryState, NewFact, NodeKind, Note, SourceMeta,
 };
 use cosmo_shared::ids;
-use cosmo_shared::retrieval::context::{self, Context};
-use cosmo_shared::retrieval::{self, Exploration, RelationshipView, StorylineMeta};
-use cosmo_shared::stats::UserStats;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -167,7 +167,7 @@ pub async fn list_facts(
 pub async fn memory_stats(app: &AppState, tenant: &Tenant, user_id: &str) -> ApiResult<UserStats> {
     let user_id = parse_user_id("user_id", user_id)?;
     let graph_user_id = tenant_user(app, tenant, &user_id).await?;
-    Ok(cosmo_shared::stats::user_stats(&app.svc, &graph_user_id).await?)
+    Ok(cosmo_pipeline::stats::user_stats(&app.svc, &graph_user_id).await?)
 }
 
 /// Checks that what a fact refers to belongs to its user, embeds it, and makes the

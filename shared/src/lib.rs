@@ -1,9 +1,11 @@
 //! # cosmo-shared
 //!
-//! The library every Cosmo binary uses, above the crates it re-exports (`cosmo-core`,
-//! `cosmo-models`, `cosmo-queue`, `cosmo-telemetry`, the two graph stores). Binaries only wire things up; everything they
-//! run lives here, in those crates, or in the `workers`, `ingest-api`, `scheduler` and
-//! `cosmo-cli` libraries.
+//! What every Cosmo process runs on: its configuration, the [`services`] it builds once
+//! (stores, queue, models, clock: the composition root), the directory of tenants, keys
+//! and users, the usage ledger and the session store; and the crates below it
+//! re-exported under the names the rest of the code uses (`cosmo-core`, `cosmo-models`,
+//! `cosmo-queue`, `cosmo-telemetry`, the two graph stores). What Cosmo *does* with them
+//! (the pipeline's steps, retrieval, erasure) is `cosmo-pipeline`, above this crate.
 //!
 //! * [`domain`], [`clock`], [`ids`], [`lifecycle`] — `cosmo-core`'s, re-exported: the
 //!   vocabulary, time, identifiers and the lifecycle maths.
@@ -16,8 +18,9 @@
 //! * [`db`] — the relational database the queue shares with the directory
 //!   (`cosmo-queue`'s), and what counts as a store outage.
 //! * [`directory`] — tenants, API keys and users (the project's own SQL tables).
-//! * [`sessions`] — the live session buffer: chat turns kept as working memory and
-//!   compressed into `conversation` Sources, exactly once.
+//! * [`sessions`] — the live session buffer's store: chat turns kept as working memory
+//!   and claimed in chunks exactly once (`cosmo-pipeline` posts a chunk as a Source).
+//! * [`usage`] — the usage ledger: tokens per model call.
 //! * [`llm`] — language-model and embedding traits and their providers (`cosmo-models`),
 //!   counted in the metrics.
 //! * [`config`] — configuration.
@@ -35,13 +38,9 @@ pub use cosmo_telemetry::{self as telemetry, metrics};
 pub mod config;
 pub mod db;
 pub mod directory;
-pub mod erasure;
 pub mod exit;
 pub mod graph;
 pub mod llm;
-pub mod pipeline;
-pub mod retrieval;
 pub mod services;
 pub mod sessions;
-pub mod stats;
 pub mod usage;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration as StdDuration, Instant};
 
 use chrono::{DateTime, Duration, Utc};
+use cosmo_pipeline::retrieval;
 use cosmo_shared::cleanup::passages;
 use cosmo_shared::config::{Config, GraphBackend, Provider};
 use cosmo_shared::domain::input::SourceInput;
@@ -16,7 +17,6 @@ use cosmo_shared::domain::{Passage, ProcessedContent, SearchScope, Target};
 use cosmo_shared::graph::SearchStore;
 use cosmo_shared::graph::neo4j::Neo4jGraph;
 use cosmo_shared::graph::sqlite::SqliteGraph;
-use cosmo_shared::retrieval;
 use cosmo_shared::services::Services;
 use cosmo_tests::stores;
 use serde_json::json;

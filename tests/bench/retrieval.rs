@@ -12,7 +12,7 @@ use std::time::Instant;
 use cosmo_tests::conversations::run::{self, Settings};
 use cosmo_tests::conversations::{CategoryScores, Scores, Size};
 
-use cosmo_shared::retrieval::rank::Signal;
+use cosmo_pipeline::retrieval::rank::Signal;
 
 use crate::harness::{self, Line};
 

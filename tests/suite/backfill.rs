@@ -10,13 +10,13 @@
 //! them. Runs on every graph backend here.
 
 use chrono::{DateTime, Duration, Utc};
+use cosmo_pipeline::retrieval::Exploration;
 use cosmo_shared::clock::ManualClock;
 use cosmo_shared::domain::MemoryState;
 use cosmo_shared::domain::input::read::ExploreInput;
 use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::job_runs::JobRun;
 use cosmo_shared::queue::JobKind;
-use cosmo_shared::retrieval::Exploration;
 use cosmo_shared::services::Services;
 use cosmo_tests::stores;
 use cosmo_workers::dispatch::Dispatcher;
@@ -163,7 +163,7 @@ impl World {
             "include_archived": include_archived,
         }))
         .unwrap();
-        cosmo_shared::retrieval::explore(&self.svc, &input, None)
+        cosmo_pipeline::retrieval::explore(&self.svc, &input, None)
             .await
             .unwrap_or_else(|e| panic!("explore: {e}"))
     }
@@ -323,7 +323,7 @@ async fn backfilled_history(svc: Services, owner: String, melanie: String) {
         "limit": 10,
     }))
     .unwrap();
-    let found = cosmo_shared::retrieval::explore(&w.svc, &input, None)
+    let found = cosmo_pipeline::retrieval::explore(&w.svc, &input, None)
         .await
         .unwrap();
     let notes = found.notes.unwrap_or_default();

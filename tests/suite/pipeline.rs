@@ -304,7 +304,7 @@ async fn a_participant_who_asks_before_processing_is_extracted_after_it() {
     let workers = tokio::spawn(cosmo_workers::process::run(svc.clone(), stopped()));
 
     let key = ingest(&svc, fixtures::team_meeting("alex", &["bob"])).await;
-    cosmo_shared::pipeline::request_extraction(&svc, &key, "bob", None)
+    cosmo_pipeline::request_extraction(&svc, &key, "bob", None)
         .await
         .unwrap();
     let job_key = ExtractEntities::key(&key, "bob");
@@ -475,12 +475,12 @@ async fn process_source_calls(svc: &Services) -> std::collections::BTreeMap<Stri
 }
 
 /// What explore finds for alex, at granularity 1.
-async fn explore(svc: &Services, query: &str) -> cosmo_shared::retrieval::Exploration {
+async fn explore(svc: &Services, query: &str) -> cosmo_pipeline::retrieval::Exploration {
     let input = cosmo_shared::domain::input::read::ExploreInput::parse(json!({
         "user_id": "alex", "queries": [{ "query": query }], "limit": 5,
     }))
     .unwrap();
-    cosmo_shared::retrieval::explore(svc, &input, None)
+    cosmo_pipeline::retrieval::explore(svc, &input, None)
         .await
         .unwrap()
 }
@@ -625,7 +625,7 @@ async fn the_reconciler_reindexes_a_source_an_older_version_processed() {
         .why
         .signals
         .iter()
-        .find(|h| h.signal == cosmo_shared::retrieval::rank::Signal::Vector)
+        .find(|h| h.signal == cosmo_pipeline::retrieval::rank::Signal::Vector)
         .expect("found by the vector signal");
     assert!(vector.passage.is_some(), "by a passage: {vector:?}");
 

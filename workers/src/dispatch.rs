@@ -12,9 +12,9 @@ use cosmo_shared::telemetry::{self, repeats};
 use serde::de::DeserializeOwned;
 use tracing::{Instrument, error, info, info_span, warn};
 
-use cosmo_shared::pipeline::error::{JobError, JobResult};
-use cosmo_shared::pipeline::metering::ModelCalls;
-use cosmo_shared::pipeline::{extract_entities, maintenance, process_source, reconcile};
+use cosmo_pipeline::error::{JobError, JobResult};
+use cosmo_pipeline::metering::ModelCalls;
+use cosmo_pipeline::{extract_entities, maintenance, process_source, reconcile};
 
 /// The worker's [`JobHandler`]: every job kind of this crate.
 #[derive(Debug, Clone)]

@@ -1,7 +1,7 @@
 //! What the read side asks of a graph store: candidate lists per signal (vector
 //! similarity, full-text, graph neighbours) over one kind of memory, scoped to one user,
 //! and the small views results are built from. Fusion and ranking happen above the store,
-//! in `crate::retrieval`, the same for every backend.
+//! in `cosmo_pipeline::retrieval`, the same for every backend.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

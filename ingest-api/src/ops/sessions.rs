@@ -4,9 +4,10 @@
 //! another tenant's) session of the same id is another session.
 
 use chrono::{DateTime, Utc};
+use cosmo_pipeline::sessions::post_session;
 use cosmo_shared::domain::input::parse_user_id;
 use cosmo_shared::domain::input::session::{AppendInput, parse_end, parse_session_id};
-use cosmo_shared::sessions::{Chunk, SessionError, SessionRow, Turn, flush};
+use cosmo_shared::sessions::{Chunk, SessionError, SessionRow, Turn};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -102,7 +103,7 @@ pub async fn append_turns(
         .sessions
         .append(&graph_user_id, &session_id, &input.turns, limits, now)
         .await?;
-    let sources = flush::post_session(svc, &graph_user_id, &session_id, request_id).await?;
+    let sources = post_session(svc, &graph_user_id, &session_id, request_id).await?;
     Ok(TurnsAppended {
         session_id,
         user_id: input.user_id,
@@ -129,7 +130,7 @@ pub async fn end_session(
     svc.sessions
         .end(&graph_user_id, &session_id, svc.clock.now())
         .await?;
-    flush::post_session(svc, &graph_user_id, &session_id, request_id).await?;
+    post_session(svc, &graph_user_id, &session_id, request_id).await?;
     view(app, &graph_user_id, &user_id, &session_id).await
 }
 

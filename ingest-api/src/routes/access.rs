@@ -3,8 +3,8 @@
 //! another tenant's `alex` is another user, and a memory of another tenant's user does
 //! not exist for the caller (404): nothing tells a tenant which ids others use.
 
+use cosmo_pipeline::retrieval::RetrievalError;
 use cosmo_shared::domain::MemoryKind;
-use cosmo_shared::retrieval::RetrievalError;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};

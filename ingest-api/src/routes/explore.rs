@@ -4,10 +4,10 @@
 
 use axum::Json;
 use axum::extract::State;
+use cosmo_pipeline::retrieval::context::Context;
+use cosmo_pipeline::retrieval::{self, Exploration, MacroView, StorylineView};
 use cosmo_shared::domain::MemoryKind;
 use cosmo_shared::domain::input::read::{ContextBody, ExploreBody};
-use cosmo_shared::retrieval::context::Context;
-use cosmo_shared::retrieval::{self, Exploration, MacroView, StorylineView};
 
 use super::access::memory_owner;
 use crate::AppState;

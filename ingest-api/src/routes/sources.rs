@@ -6,13 +6,14 @@ use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use chrono::{DateTime, Utc};
+use cosmo_pipeline as pipeline;
 use cosmo_shared::domain::input::{
     ExtractionRequestInput, SourceBody, SourceInput, idempotency_header, parse_user_id,
 };
 use cosmo_shared::domain::{
     ExtractionRecord, MemoryState, ProcessingStatus, Sensitivity, Source, SourceType, TtlPolicy,
 };
-use cosmo_shared::{ids, pipeline};
+use cosmo_shared::ids;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
@@ -211,16 +212,16 @@ pub async fn request_extraction(
 #[utoipa::path(delete, path = "/api/sources/{key}", tag = "sources",
     params(("key" = String, Path, description = "The Source's entity key")),
     responses(
-        (status = 200, description = "What was erased", body = cosmo_shared::erasure::ErasureReport),
+        (status = 200, description = "What was erased", body = cosmo_pipeline::erasure::ErasureReport),
         (status = 404, description = "No such Source for the caller's tenant", body = ErrorBody),
     ))]
 pub async fn erase(
     State(app): State<AppState>,
     tenant: Tenant,
     Path(key): Path<String>,
-) -> ApiResult<Json<cosmo_shared::erasure::ErasureReport>> {
+) -> ApiResult<Json<cosmo_pipeline::erasure::ErasureReport>> {
     tenant_source(&app, &tenant, &key).await?;
-    cosmo_shared::erasure::erase_source(&app.svc, &key)
+    cosmo_pipeline::erasure::erase_source(&app.svc, &key)
         .await?
         .map(Json)
         .ok_or_else(|| ApiError::NotFound(format!("source {key} not found")))

@@ -89,7 +89,7 @@ pub async fn get(
         max_length = 128, pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$")),
     responses(
         (status = 200, description = "The user's memory in numbers",
-            body = cosmo_shared::stats::UserStats),
+            body = cosmo_pipeline::stats::UserStats),
         (status = 404, description = "Not a user of the caller's tenant", body = ErrorBody),
         (status = 422, description = "The user id is invalid", body = ErrorBody),
     ))]
@@ -97,7 +97,7 @@ pub async fn stats(
     State(app): State<AppState>,
     tenant: Tenant,
     Path(user_id): Path<String>,
-) -> ApiResult<Json<cosmo_shared::stats::UserStats>> {
+) -> ApiResult<Json<cosmo_pipeline::stats::UserStats>> {
     crate::ops::memory_stats(&app, &tenant, &user_id)
         .await
         .map(Json)
@@ -111,7 +111,7 @@ pub async fn stats(
     params(("user_id" = String, Path, description = "The user id", min_length = 1,
         max_length = 128, pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$")),
     responses(
-        (status = 200, description = "What was erased", body = cosmo_shared::erasure::ErasureReport),
+        (status = 200, description = "What was erased", body = cosmo_pipeline::erasure::ErasureReport),
         (status = 404, description = "Not a user of the caller's tenant", body = ErrorBody),
         (status = 422, description = "The user id is invalid", body = ErrorBody),
     ))]
@@ -119,11 +119,11 @@ pub async fn erase(
     State(app): State<AppState>,
     tenant: Tenant,
     Path(user_id): Path<String>,
-) -> ApiResult<Json<cosmo_shared::erasure::ErasureReport>> {
+) -> ApiResult<Json<cosmo_pipeline::erasure::ErasureReport>> {
     let user_id = parse_user_id("user_id", &user_id)?;
     let graph_user_id = super::access::tenant_user(&app, &tenant, &user_id).await?;
     Ok(Json(
-        cosmo_shared::erasure::erase_user(&app.svc, &graph_user_id).await?,
+        cosmo_pipeline::erasure::erase_user(&app.svc, &graph_user_id).await?,
     ))
 }
 

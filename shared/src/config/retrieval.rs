@@ -137,15 +137,3 @@ impl Default for ContextShares {
         }
     }
 }
-
-impl RetrievalConfig {
-    /// The signal weights fusion uses.
-    pub fn weights(&self) -> crate::retrieval::rank::Weights {
-        crate::retrieval::rank::Weights {
-            vector: self.vector_weight,
-            text: self.text_weight,
-            graph: self.graph_weight,
-            chain: self.chain_weight,
-        }
-    }
-}

@@ -9,11 +9,11 @@ use std::path::PathBuf;
 use std::time::{Duration as StdDuration, Instant};
 
 use chrono::{DateTime, Duration, Timelike, Utc};
+use cosmo_pipeline::retrieval;
+use cosmo_pipeline::retrieval::rank::Signal;
 use cosmo_shared::domain::MemoryState;
 use cosmo_shared::domain::input::read::ExploreInput;
 use cosmo_shared::graph::GraphSnapshot;
-use cosmo_shared::retrieval;
-use cosmo_shared::retrieval::rank::Signal;
 use serde_json::{Value, json};
 
 use super::bm25::Bm25;

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
+use cosmo_pipeline::retrieval::rank::Signal;
 use cosmo_shared::clock::ManualClock;
 use cosmo_shared::config::{Config, GraphBackend, Provider};
 use cosmo_shared::db::Db;
@@ -15,7 +16,6 @@ use cosmo_shared::domain::SourceWrite;
 use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::job_runs::JobRun;
 use cosmo_shared::queue::JobKind;
-use cosmo_shared::retrieval::rank::Signal;
 use cosmo_shared::services::Services;
 use cosmo_workers::dispatch::Dispatcher;
 use serde_json::{Value, json};

@@ -2,12 +2,12 @@
 //! relevant to the message, within the token budget, in markdown, XML or JSON, with
 //! `memories_used`, `tokens_used` and `truncated` telling the truth about it.
 
+use cosmo_pipeline::retrieval::context;
 use cosmo_shared::domain::input::read::{ContextFormat, ContextInput};
 use cosmo_shared::domain::{MemoryState, NoteLifetime};
 use cosmo_shared::graph::EpisodicConsolidation;
 use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::llm::estimate_tokens;
-use cosmo_shared::retrieval::context;
 use cosmo_shared::services::Services;
 use cosmo_tests::stores;
 use cosmo_workers::dispatch::Dispatcher;

@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
+use cosmo_pipeline::erasure;
+use cosmo_pipeline::retrieval::rank::Signal;
 use cosmo_shared::domain::SourceLinkKind;
-use cosmo_shared::erasure;
 use cosmo_shared::queue::JobKind;
-use cosmo_shared::retrieval::rank::Signal;
 use cosmo_shared::services::Services;
 use cosmo_workers::dispatch::Dispatcher;
 

@@ -4,9 +4,9 @@
 //! matched. And importance only re-ranks: a memory made popular by being returned many
 //! times does not push a fresh, more relevant one down.
 
+use cosmo_pipeline::retrieval::context;
 use cosmo_shared::domain::input::read::{ContextFormat, ContextInput};
 use cosmo_shared::domain::{FactWrite, NewFact};
-use cosmo_shared::retrieval::context;
 use cosmo_shared::services::Services;
 use serde_json::json;
 

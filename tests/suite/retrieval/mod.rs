@@ -4,8 +4,8 @@
 //! use are here.
 
 use chrono::{DateTime, Duration, Utc};
+use cosmo_pipeline::retrieval::{self, Exploration};
 use cosmo_shared::domain::input::read::ExploreInput;
-use cosmo_shared::retrieval::{self, Exploration};
 use cosmo_shared::services::Services;
 use serde_json::{Value, json};
 

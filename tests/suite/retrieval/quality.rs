@@ -2,9 +2,9 @@
 //! within relevance), measured on the generated conversation corpus of `cosmo-bench
 //! retrieval` and on small hand-made cases, on every graph backend here.
 
+use cosmo_pipeline::retrieval;
+use cosmo_pipeline::retrieval::rank::Signal;
 use cosmo_shared::domain::Target;
-use cosmo_shared::retrieval;
-use cosmo_shared::retrieval::rank::Signal;
 use cosmo_shared::services::Services;
 use cosmo_tests::conversations::run::{self, Settings};
 use cosmo_tests::conversations::{Size, generate, store as corpus_store};

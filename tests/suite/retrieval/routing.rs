@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use cosmo_pipeline::retrieval::intent::{Intent, ReadFrom};
+use cosmo_pipeline::retrieval::{self, context};
 use cosmo_shared::domain::input::read::{ContextInput, ExploreInput};
-use cosmo_shared::retrieval::intent::{Intent, ReadFrom};
-use cosmo_shared::retrieval::{self, context};
 use cosmo_shared::services::Services;
 use serde_json::json;
 

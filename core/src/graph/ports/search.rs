@@ -1,5 +1,5 @@
 //! The three signals of hybrid retrieval, as candidate lists per signal. Ranking is not
-//! here: stores return candidates per signal and `crate::retrieval` fuses them the same
+//! here: stores return candidates per signal and `cosmo_pipeline::retrieval` fuses them the same
 //! way for every backend.
 //!
 //! Every search is scoped to one user ([`SearchScope`]): their own memories and the team

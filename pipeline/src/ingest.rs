@@ -1,0 +1,92 @@
+//! Phase 0, ingest: storing a new Source and queueing its processing (as
+//! `POST /api/sources`, the session buffer and `cosmo import` do it), and asking for a
+//! user's extraction of a Source.
+
+use cosmo_shared::domain::{
+    ExtractionRecord, ExtractionStatus, NewSource, ProcessingStatus, Source, SourceWrite,
+};
+use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
+use cosmo_shared::services::Services;
+
+/// Why [`store_source`] did not end with a Source stored and queued.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The owner already has a Source of this idempotency key, with other content.
+    #[error("idempotency key already used for different content (source {0})")]
+    KeyReused(String),
+    /// Stored, but the job queue could not be reached: the reconciler queues it later.
+    #[error("source {} stored but not enqueued: {error}", .stored.entity_key)]
+    NotEnqueued {
+        stored: Box<Source>,
+        error: cosmo_shared::queue::QueueError,
+    },
+    #[error(transparent)]
+    Graph(#[from] cosmo_shared::graph::GraphError),
+}
+
+/// Stores `new` (or finds the Source of its owner and idempotency key) and queues its
+/// `process-source` job while it is still raw. Returns the Source and whether it was
+/// already there. Safe to repeat: the entity key and the job key make a repeat a no-op,
+/// and a repeat of a Source whose first enqueue failed gets its job.
+pub async fn store_source(
+    svc: &Services,
+    new: &NewSource,
+    request_id: Option<String>,
+) -> Result<(Source, bool), StoreError> {
+    let (source, duplicate) = match svc.graph.create_source(new).await? {
+        SourceWrite::Created(s) => (s, false),
+        SourceWrite::Existing(s) if s.content_hash != new.content_hash => {
+            return Err(StoreError::KeyReused(s.entity_key));
+        }
+        SourceWrite::Existing(s) => (s, true),
+    };
+    if source.processing_status == ProcessingStatus::Raw
+        && let Err(error) = svc
+            .queue
+            .enqueue(ProcessSource::job(&source.entity_key).request_id(request_id))
+            .await
+    {
+        return Err(StoreError::NotEnqueued {
+            stored: Box::new(source),
+            error,
+        });
+    }
+    Ok((source, duplicate))
+}
+
+/// Records that `user_id` wants `source_key` extracted and enqueues the job unless the
+/// extraction is already done. Safe to repeat: the record and the job key make it a
+/// no-op the second time.
+pub async fn request_extraction(
+    svc: &Services,
+    source_key: &str,
+    user_id: &str,
+    request_id: Option<String>,
+) -> anyhow::Result<ExtractionRecord> {
+    let record = svc
+        .graph
+        .request_extraction(source_key, user_id, svc.clock.now())
+        .await?;
+    if record.status != ExtractionStatus::Extracted {
+        enqueue_extraction(svc, source_key, user_id, request_id).await?;
+    }
+    Ok(record)
+}
+
+/// Enqueues the extraction job. The pair has one job, ever: if it already ran (it may
+/// have found the Source not yet processed) or gave up, it is put back to pending.
+pub async fn enqueue_extraction(
+    svc: &Services,
+    source_key: &str,
+    user_id: &str,
+    request_id: Option<String>,
+) -> anyhow::Result<()> {
+    let job = ExtractEntities::job(source_key, user_id).request_id(request_id);
+    if let cosmo_shared::queue::Enqueued::Duplicate { job_id } = svc.queue.enqueue(job).await?
+        && let Some(existing) = svc.queue.job(&job_id).await?
+        && !existing.is_live()
+    {
+        svc.queue.retry_job(&job_id).await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,144 @@
+//! `consolidate-episodic` (nightly): old Sources that faded, and old Sources that keep
+//! returning to one node, become an insight noted on the semantic nodes they concern
+//! (`derived_from` keeps the provenance); the Sources are archived: out of default
+//! retrieval, raw content kept.
+//!
+//! Three rules keep it from archiving a history wholesale (see [`ClusterRules`]):
+//! "old" holds for both the event time and the time Cosmo received the Source, so a
+//! back-filled history is not consolidated the night it arrives; a node nearly every
+//! Source of the user mentions (the other speaker of a conversation history) is a
+//! shared anchor and makes no cluster; and the run record counts each Source once,
+//! however many clusters it is in.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Duration, Utc};
+use cosmo_shared::config::MaintenanceConfig;
+use cosmo_shared::domain::NoteLifetime;
+use cosmo_shared::graph::{
+    ClusterRules, EpisodicConsolidation, EpisodicStore, SemanticStore, SourceCluster,
+};
+use cosmo_shared::job_runs::RunReport;
+use cosmo_shared::llm::SummaryTask;
+
+use super::ModelCalls;
+use crate::error::JobResult;
+
+/// Consolidates for `as_of`. The report counts Sources: `examined`, the distinct
+/// Sources of the clusters and the faded ones; `archived` (and `changed`), those this
+/// run archived, each once. `details`: `clusters` and `faded` consolidated.
+pub async fn run<G: EpisodicStore + SemanticStore + ?Sized>(
+    graph: &G,
+    models: &ModelCalls<'_>,
+    m: &MaintenanceConfig,
+    as_of: DateTime<Utc>,
+) -> JobResult<RunReport> {
+    let older_than = as_of - Duration::days(m.episodic_min_age_days);
+    let rules = ClusterRules {
+        older_than,
+        min_sources: m.episodic_cluster_min_sources,
+        anchor_share: m.episodic_anchor_share,
+        anchor_min_sources: m.episodic_anchor_min_sources,
+    };
+    let mut report = RunReport::default();
+    let mut examined: BTreeSet<String> = BTreeSet::new();
+
+    // The clusters are judged once, as the run starts, so the outcome does not depend
+    // on their order: a Source in several gets a `derived_from` link (and a share of the
+    // insight) from each of its nodes, and is archived by the first.
+    for cluster in graph.source_clusters(&rules, m.episodic_limit).await? {
+        examined.extend(cluster.sources.iter().map(|s| s.entity_key.clone()));
+        let summaries = about_the_node(graph, &cluster).await?;
+        let insight = models
+            .summarize(&cluster.user_id, SummaryTask::Insight, None, &summaries)
+            .await?;
+        let archived = graph
+            .consolidate_sources(&EpisodicConsolidation {
+                entity_key: cluster.entity_key.clone(),
+                user_id: cluster.user_id.clone(),
+                insight,
+                lifetime: NoteLifetime::Year,
+                source_keys: cluster
+                    .sources
+                    .iter()
+                    .map(|s| s.entity_key.clone())
+                    .collect(),
+                at: as_of,
+            })
+            .await?;
+        report.archived += archived as i64;
+        report.add("clusters", 1);
+    }
+
+    // Read after the clusters: what they archived is no longer a faded Source.
+    for (source, mentioned) in graph
+        .faded_sources(older_than, m.episodic_salience_below, m.episodic_limit)
+        .await?
+    {
+        examined.insert(source.entity_key.clone());
+        // A Source linked to no node has nothing semantic to carry what it held: it
+        // stays (decay archives it once its salience is spent), so consolidation never
+        // makes a memory unreachable.
+        let mut archived = false;
+        for entity_key in mentioned {
+            let cluster = SourceCluster {
+                entity_key,
+                user_id: source.user_id.clone(),
+                sources: vec![source.clone()],
+            };
+            let summaries = about_the_node(graph, &cluster).await?;
+            let insight = models
+                .summarize(&source.user_id, SummaryTask::Insight, None, &summaries)
+                .await?;
+            archived |= graph
+                .consolidate_sources(&EpisodicConsolidation {
+                    entity_key: cluster.entity_key,
+                    user_id: source.user_id.clone(),
+                    insight,
+                    lifetime: NoteLifetime::Year,
+                    source_keys: vec![source.entity_key.clone()],
+                    at: as_of,
+                })
+                .await?
+                > 0;
+        }
+        if archived {
+            report.archived += 1;
+            report.add("faded", 1);
+        }
+    }
+    report.examined = examined.len() as i64;
+    report.changed = report.archived;
+    Ok(report)
+}
+
+/// What the cluster's Sources say about its node, the insight's input: for each Source,
+/// the notes an extraction took from it about the node, else the Source's summary. A
+/// long Source's summary may not mention the node at all, and an insight that does not
+/// could not be found by what it replaced.
+async fn about_the_node<G: SemanticStore + ?Sized>(
+    graph: &G,
+    cluster: &SourceCluster,
+) -> JobResult<Vec<String>> {
+    let notes = graph
+        .node(&cluster.entity_key)
+        .await?
+        .map(|n| n.notes)
+        .unwrap_or_default();
+    Ok(cluster
+        .sources
+        .iter()
+        .map(|s| {
+            let said: Vec<&str> = notes
+                .iter()
+                .filter(|n| n.source_id.as_deref() == Some(s.entity_key.as_str()))
+                .map(|n| n.text.as_str())
+                .collect();
+            if said.is_empty() {
+                s.summary.clone()
+            } else {
+                said.join("\n")
+            }
+        })
+        .collect())
+}

@@ -1,0 +1,141 @@
+//! `reconcile`: Sources stuck in `raw`/`processed` and extractions stuck
+//! `pending`/`in_progress` with no live job get one. That covers an API that wrote a
+//! Source but could not reach the queue, and a job lost any other way. Jobs that gave up
+//! (dead letters) are left for an operator: they failed for a reason.
+//!
+//! It also finds Sources whose index another embedder made (an upgrade that changed the
+//! offline embedder, or a change of `models.providers.embeddings` or of the embedding
+//! model) and queues their `process-source` job, which re-indexes them: at most
+//! `reconciler.batch_size` a run, so an installation catches up batch by batch.
+//!
+//! It posts the session buffer's chunks claimed at least `stuck_after_secs` ago and
+//! still not stored as Sources (a crash between the append that claimed them and the
+//! post, the graph out of reach then): see `crate::sessions`.
+//!
+//! And it forgets the queue's registrations of workers silent for a day (every process
+//! start registers its workers under new names; stopped ones would pile up).
+
+use chrono::Duration;
+use cosmo_shared::domain::{ExtractionStatus, ProcessingStatus};
+use cosmo_shared::job_runs::RunReport;
+use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
+use cosmo_shared::queue::{JobStatus, NewJob};
+use cosmo_shared::services::Services;
+use serde::Serialize;
+use tracing::info;
+
+use crate::error::{JobError, JobResult};
+
+impl From<ReconcileReport> for RunReport {
+    fn from(r: ReconcileReport) -> Self {
+        let mut out = RunReport {
+            examined: (r.sources_examined + r.extractions_examined + r.stale_sources) as i64,
+            changed: (r.jobs_enqueued + r.jobs_revived + r.session_chunks_posted) as i64,
+            ..RunReport::default()
+        };
+        out.add("jobs_enqueued", r.jobs_enqueued as i64);
+        out.add("jobs_revived", r.jobs_revived as i64);
+        out.add("stale_sources", r.stale_sources as i64);
+        out.add("sources_reindexed", r.sources_reindexed as i64);
+        out.add("workers_forgotten", r.workers_forgotten as i64);
+        out.add("session_chunks_posted", r.session_chunks_posted as i64);
+        out
+    }
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+pub struct ReconcileReport {
+    pub sources_examined: usize,
+    pub extractions_examined: usize,
+    pub jobs_enqueued: usize,
+    pub jobs_revived: usize,
+    /// Processed Sources found with an index another embedder made (or none recorded).
+    pub stale_sources: usize,
+    /// Of those, the ones whose `process-source` job this run enqueued or revived (the
+    /// others' job is still pending or running, or gave up); also in `jobs_*`.
+    pub sources_reindexed: usize,
+    /// Worker registrations silent for [`FORGET_WORKERS_AFTER`], removed.
+    pub workers_forgotten: u64,
+    /// Session chunks left unposted, stored as Sources by this run.
+    pub session_chunks_posted: usize,
+}
+
+/// How long a worker registration may be silent before the reconciler forgets it: far
+/// longer than any heartbeat window or database outage, so only stopped processes'
+/// workers qualify (a live worker whose registration went would fail to lock jobs).
+pub const FORGET_WORKERS_AFTER: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+pub async fn run(svc: &Services) -> JobResult<RunReport> {
+    let cfg = &svc.config.reconciler;
+    let before = svc.clock.now() - Duration::seconds(cfg.stuck_after_secs as i64);
+    let mut report = ReconcileReport::default();
+
+    for source in svc.graph.stuck_sources(before, cfg.batch_size).await? {
+        report.sources_examined += 1;
+        let key = &source.entity_key;
+        if source.processing_status == ProcessingStatus::Raw {
+            ensure_live(svc, ProcessSource::job(key), &mut report).await?;
+            continue;
+        }
+        // Processed, but the owner's extraction never got (or lost) its job.
+        let owner = svc.graph.extraction(key, &source.user_id).await?;
+        if owner.is_some_and(|r| r.status == ExtractionStatus::Extracted) {
+            continue;
+        }
+        if ensure_live(svc, ExtractEntities::job(key, &source.user_id), &mut report).await? {
+            svc.graph
+                .request_extraction(key, &source.user_id, svc.clock.now())
+                .await?;
+        }
+    }
+    for record in svc.graph.stuck_extractions(before, cfg.batch_size).await? {
+        report.extractions_examined += 1;
+        ensure_live(
+            svc,
+            ExtractEntities::job(&record.source_key, &record.user_id),
+            &mut report,
+        )
+        .await?;
+    }
+    // Sources indexed by another embedder: their process-source job re-indexes them.
+    let fingerprint = svc.config.models.embedder_fingerprint();
+    for source in svc.graph.stale_index(&fingerprint, cfg.batch_size).await? {
+        report.stale_sources += 1;
+        if ensure_live(svc, ProcessSource::job(&source.entity_key), &mut report).await? {
+            report.sources_reindexed += 1;
+        }
+    }
+    report.session_chunks_posted = crate::sessions::post_unposted(svc, before, cfg.batch_size)
+        .await
+        .map_err(|e| JobError::retry(format!("session chunks: {e:#}")))?;
+    report.workers_forgotten = svc.queue.forget_workers(FORGET_WORKERS_AFTER).await?;
+    if report.jobs_enqueued + report.jobs_revived + report.session_chunks_posted > 0
+        || report.workers_forgotten > 0
+    {
+        info!(
+            ?report,
+            "reconciler re-queued stuck work or forgot stopped workers"
+        );
+    }
+    Ok(report.into())
+}
+
+/// Enqueues `job` unless a live job with its key exists; revives a job that finished
+/// (`Done`) although its work is still outstanding. A job that gave up is left alone.
+/// Returns whether a job was enqueued or revived.
+async fn ensure_live(svc: &Services, job: NewJob, report: &mut ReconcileReport) -> JobResult<bool> {
+    let key = job.idempotency_key.clone().unwrap_or_default();
+    match svc.queue.job_by_key(job.kind, &key).await? {
+        None => {
+            svc.queue.enqueue(job).await?;
+            report.jobs_enqueued += 1;
+            Ok(true)
+        }
+        Some(existing) if existing.status == JobStatus::Done => {
+            svc.queue.retry_job(&existing.job_id).await?;
+            report.jobs_revived += 1;
+            Ok(true)
+        }
+        Some(_) => Ok(false),
+    }
+}

@@ -1,0 +1,366 @@
+//! The read side: hybrid retrieval at three granularities (`explore.rs`), context for
+//! prompts (`context/`), the same for every graph backend.
+//!
+//! A query runs three signals per kind of memory — vector similarity (for a Source, the
+//! best of its summary and its content passages), full-text match, graph neighbours of
+//! the query's best-matching nodes — each a ranked candidate list from the store
+//! ([`cosmo_shared::graph::SearchStore`]; `search.rs`, which also narrows a query's scope to the
+//! period it names). [`rank`] fuses them by their normalised scores into a
+//! relevance and lets importance (salience) order near-equals ([`rank_target`]); every
+//! result carries why it was returned, and a returned Source the passage that best
+//! matches (its evidence, `evidence.rs`). Granularity 1 also returns the notes that
+//! match the queries (`notes.rs`). What the results look like is in `views.rs`.
+//! Returned memories get the access update ([`record_access`]: counts, salience, state),
+//! in one atomic store call per kind, and a team Source returned to a participant starts
+//! that participant's lazy extraction.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use cosmo_shared::domain::{
+    ExtractionStatus, LifecycleChange, LifecycleEvent, Macro, MemoryKind, SearchScope,
+    SemanticNode, Source, Storyline, Target,
+};
+use cosmo_shared::graph::GraphError;
+use cosmo_shared::llm::LlmError;
+use cosmo_shared::services::Services;
+
+pub mod anchor;
+mod chain;
+pub mod context;
+mod evidence;
+mod explore;
+pub mod intent;
+pub(crate) mod notes;
+pub mod period;
+pub mod rank;
+pub mod route;
+mod search;
+pub mod terms;
+mod views;
+
+pub use explore::explore;
+pub use views::*;
+
+use rank::{Fused, SignalHit};
+use search::{signal_lists, within};
+
+#[derive(Debug, thiserror::Error)]
+pub enum RetrievalError {
+    #[error(transparent)]
+    Graph(#[from] GraphError),
+    #[error("embedding the query: {0}")]
+    Model(#[from] LlmError),
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+pub type RetrievalResult<T> = Result<T, RetrievalError>;
+
+/// Why a memory was returned.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Why {
+    /// Every signal list it appeared in.
+    pub signals: Vec<SignalHit>,
+    /// Weighted mean of its normalised signal scores over the queries, 0–1.
+    pub relevance: f64,
+    /// Its salience before this call (1 when pinned or confirmed), 0–1.
+    pub importance: f64,
+}
+
+/// A candidate memory loaded for ranking.
+pub(crate) enum Loaded {
+    Source(Box<Source>),
+    Node(Box<SemanticNode>),
+    Storyline(Box<Storyline>),
+    Macro(Box<Macro>),
+    Fact(Box<cosmo_shared::domain::Fact>),
+}
+
+impl Loaded {
+    pub(crate) fn lifecycle(&self) -> &cosmo_shared::domain::Lifecycle {
+        match self {
+            Self::Source(s) => &s.lifecycle,
+            Self::Node(n) => &n.lifecycle,
+            Self::Storyline(s) => &s.lifecycle,
+            Self::Macro(m) => &m.lifecycle,
+            Self::Fact(f) => &f.lifecycle,
+        }
+    }
+
+    /// Can `user_id` see it? (A second guard behind the store's scoping.)
+    fn visible_to(&self, scope: &SearchScope) -> bool {
+        let user = scope.user_id.as_str();
+        let owner_ok = match self {
+            Self::Source(s) => s.is_participant(user),
+            Self::Node(n) => n.user_id == user,
+            Self::Storyline(s) => s.user_id == user,
+            Self::Macro(m) => m.user_id == user,
+            Self::Fact(f) => f.user_id == user && f.is_active,
+        };
+        // A Source reached by a link, not a search, is held to the period here.
+        let in_period = match self {
+            Self::Source(s) => {
+                let at = s.started_at.unwrap_or(s.lifecycle.created_at);
+                scope.since.is_none_or(|t| at >= t) && scope.until.is_none_or(|t| at < t)
+            }
+            _ => true,
+        };
+        owner_ok
+            && in_period
+            && (scope.include_archived
+                || self.lifecycle().state != cosmo_shared::domain::MemoryState::Archived)
+    }
+
+    fn user_marked(&self) -> bool {
+        matches!(self, Self::Fact(f) if f.confirmed)
+    }
+}
+
+async fn load(svc: &Services, target: Target, key: &str) -> RetrievalResult<Option<Loaded>> {
+    let g = &svc.graph;
+    Ok(match target {
+        Target::Source => g.source(key).await?.map(|s| Loaded::Source(Box::new(s))),
+        Target::Node => g.node(key).await?.map(|n| Loaded::Node(Box::new(n))),
+        Target::Storyline => g
+            .storyline(key)
+            .await?
+            .map(|s| Loaded::Storyline(Box::new(s))),
+        Target::Macro => g
+            .macro_by_id(key)
+            .await?
+            .map(|m| Loaded::Macro(Box::new(m))),
+        Target::Fact => g.fact(key).await?.map(|f| Loaded::Fact(Box::new(f))),
+    })
+}
+
+/// A query, embedded once, for one request (one scope).
+pub(crate) struct Query {
+    pub threshold: f64,
+    pub embedding: Vec<f32>,
+    pub terms: Vec<String>,
+    /// What it asks for and the period it names (`None`: routing is off).
+    pub route: Option<route::QueryRoute>,
+    /// The embedding of the event the query names as its anchor (`route.anchor`).
+    anchor_embedding: Option<Vec<f32>>,
+    /// The period the anchor bounds, once resolved against the user's Sources.
+    pub(crate) anchored: tokio::sync::OnceCell<Option<period::Period>>,
+    /// Where the graph signal of every kind but nodes starts: the same best-matching
+    /// nodes for each kind, so searched once a request.
+    seeds: tokio::sync::OnceCell<Vec<String>>,
+}
+
+impl Query {
+    /// A query of no words and no route (for a search by embedding alone).
+    fn bare(threshold: f64) -> Self {
+        Self {
+            threshold,
+            embedding: Vec::new(),
+            terms: Vec::new(),
+            route: None,
+            anchor_embedding: None,
+            anchored: tokio::sync::OnceCell::new(),
+            seeds: tokio::sync::OnceCell::new(),
+        }
+    }
+}
+
+/// Embeds the queries in one call and records its usage under `activity`.
+pub(crate) async fn embed_queries(
+    svc: &Services,
+    user_id: &str,
+    activity: &str,
+    queries: Vec<(String, f64)>,
+) -> RetrievalResult<Vec<Query>> {
+    let routing = svc.config.retrieval.intent_routing;
+    // The events queries are anchored to are embedded in the same call.
+    let anchors: Vec<Option<anchor::Anchor>> = queries
+        .iter()
+        .map(|(q, _)| {
+            (routing && period::find(q, svc.clock.now()).is_none())
+                .then(|| anchor::find(q))
+                .flatten()
+        })
+        .collect();
+    let mut texts: Vec<String> = queries.iter().map(|(q, _)| q.clone()).collect();
+    texts.extend(anchors.iter().flatten().map(|a| a.event.clone()));
+    let embedded = svc.models.embedder.embed(&texts).await?;
+    if let Err(e) = svc
+        .record_activity_usage(activity, user_id, &embedded.usage)
+        .await
+    {
+        let error = format!("{e:#}");
+        if let Some(repeated) = cosmo_shared::telemetry::repeats::admit("query usage", &error) {
+            tracing::warn!(%error, repeated, "recording the query embedding's usage failed");
+        }
+    }
+    let mut vectors = embedded.value.into_iter();
+    let embeddings: Vec<Vec<f32>> = vectors.by_ref().take(queries.len()).collect();
+    let mut out = Vec::with_capacity(queries.len());
+    for (((text, threshold), embedding), anchor) in queries.into_iter().zip(embeddings).zip(anchors)
+    {
+        let route = if routing {
+            Some(route::QueryRoute::read(svc, &text, &embedding, anchor.clone()).await)
+        } else {
+            None
+        };
+        out.push(Query {
+            terms: terms::terms(&text),
+            threshold,
+            embedding,
+            route,
+            anchor_embedding: anchor.and_then(|_| vectors.next()),
+            anchored: tokio::sync::OnceCell::new(),
+            seeds: tokio::sync::OnceCell::new(),
+        });
+    }
+    Ok(out)
+}
+
+/// Ranks one kind of memory for the queries: the three signals per query, fused,
+/// loaded, scoped and re-ranked; best first, at most `limit`.
+pub(crate) async fn rank_target(
+    svc: &Services,
+    scope: &SearchScope,
+    target: Target,
+    queries: &[Query],
+    limit: usize,
+) -> RetrievalResult<Vec<(f64, Why, Loaded)>> {
+    let cfg = &svc.config.retrieval;
+    let n = cfg.candidates_per_signal.max(limit);
+    let mut lists = Vec::new();
+    let mut passes = 0;
+    for (qi, q) in queries.iter().enumerate() {
+        lists.extend(signal_lists(svc, scope, target, q, qi, n, false).await?);
+        passes += 1;
+        // What happened in the period the query names is searched again, alone: found
+        // by both passes, it outranks what only the whole search finds.
+        // A period without memories of this kind adds nothing.
+        if let Some(within) = within(svc, scope, q).await? {
+            let found = signal_lists(svc, &within, target, q, qi, n, true).await?;
+            if found.iter().any(|l| !l.hits.is_empty()) {
+                lists.extend(found);
+                passes += 1;
+            }
+        }
+    }
+    let mut fused = rank::fuse(&lists, passes, &rank::Weights::configured(cfg));
+    if target == Target::Source
+        && cfg.chain_weight > 0.0
+        && let Some(chain) = chain::list(svc, queries, &fused).await?
+    {
+        lists.push(chain);
+        fused = rank::fuse(&lists, passes, &rank::Weights::configured(cfg));
+    }
+    let mut ranked: Vec<(f64, Why, Loaded)> = Vec::new();
+    // The `limit`-th best final score so far: a candidate whose relevance cannot reach
+    // it even at full importance is not loaded (candidates come by relevance).
+    let mut bar = f64::NEG_INFINITY;
+    for Fused {
+        key,
+        relevance,
+        hits,
+    } in fused
+    {
+        // Nothing lifted it above a list's floor (fused candidates come by relevance).
+        if relevance <= 0.0 || rank::final_score(relevance, 1.0, cfg.importance_weight) < bar {
+            break;
+        }
+        let Some(item) = load(svc, target, &key).await? else {
+            continue; // erased since the search
+        };
+        if !item.visible_to(scope) {
+            continue;
+        }
+        let importance = rank::importance(item.lifecycle(), item.user_marked());
+        let score = rank::final_score(relevance, importance, cfg.importance_weight);
+        let why = Why {
+            signals: hits,
+            relevance,
+            importance,
+        };
+        ranked.push((score, why, item));
+        if limit > 0 && ranked.len() >= limit {
+            let mut scores: Vec<f64> = ranked.iter().map(|r| r.0).collect();
+            scores.sort_by(|a, b| b.total_cmp(a));
+            bar = scores[limit - 1];
+        }
+    }
+    ranked.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then_with(|| key_of(&a.2).cmp(&key_of(&b.2)))
+    });
+    ranked.truncate(limit);
+    Ok(ranked)
+}
+
+/// Applies the access update to returned memories (counts, salience boost, spacing
+/// effect, state), atomically per kind, and returns their new lifecycles by key.
+pub async fn record_access(
+    svc: &Services,
+    kind: MemoryKind,
+    keys: &[String],
+) -> RetrievalResult<HashMap<String, cosmo_shared::domain::Lifecycle>> {
+    if keys.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let now = svc.clock.now();
+    let params = svc.config.lifecycle;
+    let update = move |m: &cosmo_shared::domain::MemoryLifecycle| {
+        let d = cosmo_shared::lifecycle::on_access(&m.lifecycle, now, &params);
+        Some(LifecycleChange {
+            kind: m.kind,
+            key: m.key.clone(),
+            event: d
+                .transition
+                .map(|t| LifecycleEvent::system(m, t.to, t.reason, now)),
+            lifecycle: d.lifecycle,
+        })
+    };
+    let changes = svc.graph.update_lifecycles(kind, keys, &update).await?;
+    Ok(changes.into_iter().map(|c| (c.key, c.lifecycle)).collect())
+}
+
+/// Starts `user_id`'s lazy extraction of the team Sources they were just shown.
+pub(crate) async fn extract_for_participant(
+    svc: &Services,
+    user_id: &str,
+    sources: &[&Source],
+    request_id: Option<String>,
+) {
+    for s in sources.iter().filter(|s| s.user_id != user_id) {
+        let done = matches!(
+            svc.graph.extraction(&s.entity_key, user_id).await,
+            Ok(Some(r)) if r.status == ExtractionStatus::Extracted
+        );
+        if done {
+            continue;
+        }
+        if let Err(e) =
+            crate::request_extraction(svc, &s.entity_key, user_id, request_id.clone()).await
+        {
+            tracing::warn!(entity_key = %s.entity_key, user_id, error = %e,
+                "could not start a participant's lazy extraction");
+        }
+    }
+}
+
+pub(crate) fn key_of(l: &Loaded) -> String {
+    match l {
+        Loaded::Source(s) => s.entity_key.clone(),
+        Loaded::Node(n) => n.entity_key.clone(),
+        Loaded::Storyline(s) => s.storyline_id.clone(),
+        Loaded::Macro(m) => m.macro_id.clone(),
+        Loaded::Fact(f) => f.fact_id.clone(),
+    }
+}
+
+/// Groups keys by kind (for callers that collect results of several kinds).
+pub fn by_kind(items: &[(MemoryKind, String)]) -> BTreeMap<MemoryKind, Vec<String>> {
+    let mut out: BTreeMap<MemoryKind, Vec<String>> = BTreeMap::new();
+    for (k, key) in items {
+        out.entry(*k).or_default().push(key.clone());
+    }
+    out
+}
