@@ -1,14 +1,14 @@
 //! The live session buffer: a user's chat session, turn by turn, in the directory
 //! database (`cosmo_sessions`, `cosmo_session_turns`, `cosmo_session_chunks`; migration
 //! `0005_session_buffer.sql`). The latest turns are the session's working memory; older
-//! ones are compressed into `conversation` Sources ([`flush`]).
+//! ones are compressed into `conversation` Sources (posted by `cosmo_pipeline::sessions`).
 //!
 //! Exactly once, across two databases, with an outbox: the transaction that appends
 //! turns numbers them (one after another per session, whatever the number of clients)
 //! and, when the buffer then holds more than `sessions.flush_after_turns`, claims all
 //! but the latest `sessions.keep_turns` into a *chunk* row that names the Source they
 //! become (a key fixed by user, session and first turn). Only after the commit is that
-//! Source stored in the graph ([`flush::post_chunk`]), and then the chunk is marked
+//! Source stored in the graph (`cosmo_pipeline::sessions::post_chunk`), and then the chunk is marked
 //! posted and its turns deleted. A chunk claimed but not posted (a crash in between, the
 //! graph out of reach) is posted again later — by the next append to or end of its
 //! session, when an API process starts, and by the reconciler — and storing the same
@@ -20,22 +20,9 @@ use serde::Serialize;
 use crate::db::{Db, on_db};
 use crate::domain::input::session::NewTurn;
 
-use crate::ids;
+mod keys;
 
-/// The external id of the Source made of a session's turns from `first_seq` on: the
-/// Source's idempotency key, so storing it twice finds the first.
-pub fn external_id(session_id: &str, first_seq: i64) -> String {
-    format!("session:{session_id}:{first_seq}")
-}
-
-/// The entity key of that Source ([`crate::domain::input::SourceInput::identity_for`]
-/// gives the same for a body with that `external_id`).
-pub fn source_key(graph_user_id: &str, session_id: &str, first_seq: i64) -> String {
-    ids::source_key(
-        graph_user_id,
-        &format!("external:{}", external_id(session_id, first_seq)),
-    )
-}
+pub use self::keys::{external_id, source_key};
 
 /// The session store: SQL on the directory database.
 #[derive(Debug, Clone)]
