@@ -1,6 +1,6 @@
 //! Phase 0, ingest: storing a new Source and queueing its processing (as
-//! `POST /api/sources`, the session buffer and `cosmo import` do it), and asking for a
-//! user's extraction of a Source.
+//! `POST /api/sources` and the session buffer do it), and asking for a user's
+//! extraction of a Source.
 
 use cosmo_shared::domain::{
     ExtractionRecord, ExtractionStatus, NewSource, ProcessingStatus, Source, SourceWrite,

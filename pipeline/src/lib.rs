@@ -1,11 +1,11 @@
 //! # cosmo-pipeline
 //!
-//! What Cosmo does, above the ports: the pipeline, one step per module, each a plain async function over the ports it
-//! uses, its settings and the clock; the worker's dispatcher (`cosmo-workers`) only
-//! routes a queued job to its step. A Source goes:
+//! What Cosmo does, above the ports: the pipeline, one step per module, each a plain
+//! async function; the worker's dispatcher (`cosmo-workers`) only routes a queued job to
+//! its step. A Source goes:
 //!
-//! 1. [`ingest`] (Phase 0: [`store_source`]): `POST /api/sources`, the session
-//!    buffer and `cosmo import` store it and queue its `process-source` job;
+//! 1. [`ingest`] (Phase 0: [`store_source`]): `POST /api/sources` (which `cosmo import`
+//!    posts to) and the session buffer store it and queue its `process-source` job;
 //!    [`request_extraction`] queues a user's extraction of it.
 //! 2. [`process_source`] (Phase 1): summary, keywords, passages and their embeddings,
 //!    typed links to the Sources before it; then each participant's extraction.
@@ -20,8 +20,9 @@
 //! And the rest of what users ask of their memory: [`retrieval`] (explore, context,
 //! the Storyline and Macro views), [`erasure`] (a Source or a user, everywhere),
 //! [`stats`] (a user's memory in numbers) and [`sessions`] (posting a live session's
-//! turns as `conversation` Sources). Every step takes the process's `Services`
-//! (`cosmo-shared`) or the narrow ports it uses.
+//! turns as `conversation` Sources). The maintenance jobs and `extract-entities` take
+//! the store ports they use, their settings and the clock; the others take the
+//! process's `Services` (`cosmo-shared`).
 
 pub mod erasure;
 pub mod error;
