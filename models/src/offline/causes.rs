@@ -1,18 +1,22 @@
-//! Causal links from explicit markers. A sentence of the later Source that gives a
-//! reason names its cause in a clause: the words after the marker ("after the whole vet
-//! drama", "because of the flood"), or before it for markers that follow their cause
-//! ("…, so we cancelled", "that's why"). The earlier Source that clause points to is the
-//! one that holds its distinctive words: each word counts 1 / (the number of the earlier
-//! Sources that hold it), so a word every one of them has (a name, small talk) decides
-//! nothing. The best Source must beat the runner-up and score at least what its marker
-//! asks:
+//! Causal links from explicit back-references. A sentence of the later Source names an
+//! earlier event as its cause with a causal preposition and a definite noun phrase —
+//! "after the whole vet drama", "because of the flood", "since the arm", "now that my
+//! knee is fixed": the phrase points back to something already told. The earlier Source
+//! that phrase points to is the one that holds its distinctive words: each word counts
+//! 1 / (the number of the earlier Sources that hold it), so a word every one of them has
+//! (a name, small talk) decides nothing. The best Source must score at least
+//! [`MIN_SCORE`] and beat the runner-up.
 //!
-//! * a cause named as something already known — a causal preposition before a definite
-//!   article or a possessive ("after the", "because of my", "due to the", "since the",
-//!   "now that") — needs [`MIN_SCORE`]: the phrase points back by itself;
-//! * a bare "because", "so" or "that's why" usually gives a reason told in the same
-//!   breath ("I'm tired because I ran"), so it needs twice that, and "so" needs an
-//!   effect of two content words at least ("…, so yes" names none).
+//! What is not a link to an earlier Source:
+//!
+//! * a reason given in the same breath — "I'm tired because I ran", "I never learned to
+//!   swim, so I'm taking lessons", "that's why": the cause is told right there, in this
+//!   Source, not in an earlier one (a bare "because" counts only before a definite
+//!   phrase, "because the landlord…");
+//! * an order, not a cause — "after the second one", "since the first time";
+//! * a phrase this Source explains itself — "because of the dent" in a Source that
+//!   described the dent: its words count only where this Source does not hold them
+//!   outside the sentence.
 //!
 //! A sentence names at most one cause.
 
@@ -21,15 +25,17 @@ use std::collections::BTreeSet;
 use super::text::{content_words, split_sentences};
 use crate::FoundCause;
 
-/// Causal prepositions; a cause after them that starts with a [`DEFINITE`] word points
-/// back to something already told.
-const PREPOSITIONS: &[&str] = &[
+/// Causal prepositions, and "because"/"now that": a cause after them that starts with a
+/// [`DEFINITE`] word points back to something already told.
+const MARKERS: &[&str] = &[
     "as a result of",
     "in the wake of",
     "because of",
     "ever since",
     "thanks to",
-    "after all",
+    "now that",
+    "because",
+    "'cause",
     "due to",
     "after",
     "since",
@@ -39,14 +45,16 @@ const DEFINITE: &[&str] = &[
     "the", "that", "this", "those", "my", "his", "her", "our", "their",
 ];
 
-/// Markers whose cause follows them, with no definite reference required.
-const BARE_AFTER: &[&str] = &["now that", "because", "'cause"];
+/// Words that make "after the …" an order rather than an event: "after the second one".
+const SEQUENCE: &[&str] = &[
+    "first", "second", "third", "last", "next", "other", "one", "same", "rest", "end",
+];
 
-/// Markers whose cause comes before them in the sentence.
-/// ("so" only after a comma: a bare "so" is as often "so hot", "so weird".)
-const BEFORE: &[&str] = &["that's why", "that is why", "which is why", ", so "];
+/// At most this many words of the phrase after the definite word are read (the phrase
+/// is cut at punctuation before that).
+const PHRASE_WORDS: usize = 6;
 
-/// What a cause named as something already known must score (see the module comment).
+/// What the Source a phrase points to must score (see the module comment).
 pub const MIN_SCORE: f64 = 1.0;
 
 /// The causes `effect` names among `earlier` (nearest first), one per marked sentence.
@@ -58,70 +66,82 @@ pub fn find_causes(effect: &str, earlier: &[String]) -> Vec<FoundCause> {
         .iter()
         .map(|t| content_words(t).into_iter().collect())
         .collect();
+    let sentences: Vec<String> = effect.lines().flat_map(split_sentences).collect();
     let mut found: Vec<FoundCause> = Vec::new();
-    for line in effect.lines() {
-        for sentence in split_sentences(line) {
-            let Some((clause, needs)) = cause_clause(&sentence) else {
-                continue;
-            };
-            let words: BTreeSet<String> = content_words(&clause).into_iter().collect();
-            let Some(best) = best_match(&words, &vocab, needs) else {
-                continue;
-            };
-            if !found.iter().any(|f| f.earlier == best) {
-                found.push(FoundCause {
-                    earlier: best,
-                    sentence: sentence.trim().to_owned(),
-                });
-            }
+    for (i, sentence) in sentences.iter().enumerate() {
+        let Some(phrase) = cause_phrase(sentence) else {
+            continue;
+        };
+        // What this Source holds outside the sentence it explains itself.
+        let elsewhere: BTreeSet<String> = sentences
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .flat_map(|(_, s)| content_words(s))
+            .collect();
+        let words: BTreeSet<String> = content_words(&phrase)
+            .into_iter()
+            .filter(|w| !elsewhere.contains(w))
+            .collect();
+        let Some(best) = best_match(&words, &vocab) else {
+            continue;
+        };
+        if !found.iter().any(|f| f.earlier == best) {
+            found.push(FoundCause {
+                earlier: best,
+                sentence: sentence.trim().to_owned(),
+            });
         }
     }
     found
 }
 
-/// The clause of `sentence` that names a cause, if a marker says it has one, and what
-/// the Source it points to must score.
-fn cause_clause(sentence: &str) -> Option<(String, f64)> {
+/// The definite phrase a marker of `sentence` names as a cause: the words after the
+/// definite word, up to punctuation, at most [`PHRASE_WORDS`].
+fn cause_phrase(sentence: &str) -> Option<String> {
     let lower = format!(" {} ", sentence.to_lowercase().replace('’', "'"));
-    // Where `marker` starts as a whole word (or phrase), the first such place.
-    let at = |marker: &str| -> Option<usize> {
-        lower.match_indices(marker).map(|(i, _)| i).find(|&i| {
-            let before = lower[..i].chars().next_back();
-            let after = lower[i + marker.len()..].chars().next();
-            (marker.starts_with([' ', ',']) || before.is_none_or(|c| !c.is_alphanumeric()))
-                && (marker.ends_with(' ') || after.is_none_or(|c| !c.is_alphanumeric()))
-        })
+    // Where `marker` starts as a whole word (or phrase), each such place.
+    let places = |marker: &'static str| {
+        let lower = &lower;
+        lower
+            .match_indices(marker)
+            .map(|(i, _)| i)
+            .filter(move |&i| {
+                let before = lower[..i].chars().next_back();
+                let after = lower[i + marker.len()..].chars().next();
+                before.is_none_or(|c| !c.is_alphanumeric())
+                    && after.is_none_or(|c| !c.is_alphanumeric())
+            })
     };
-    for p in PREPOSITIONS {
-        let Some(i) = at(p) else { continue };
-        let rest = lower[i + p.len()..].trim_start();
-        let first = rest
-            .split(|c: char| !c.is_alphanumeric() && c != '\'')
-            .next();
-        if first.is_some_and(|w| DEFINITE.contains(&w)) {
-            return Some((rest.to_owned(), MIN_SCORE));
-        }
-    }
-    for m in BARE_AFTER {
-        if let Some(i) = at(m) {
-            return Some((lower[i + m.len()..].to_owned(), 2.0 * MIN_SCORE));
-        }
-    }
-    for m in BEFORE {
-        if let Some(i) = at(m) {
-            let effect = &lower[i + m.len()..];
-            if m.contains("so") && content_words(effect).len() < 2 {
+    for m in MARKERS {
+        for i in places(m) {
+            let rest = lower[i + m.len()..].trim_start();
+            let mut words = rest
+                .split(|c: char| c.is_whitespace())
+                .take_while(|w| !w.is_empty());
+            let Some(first) = words.next() else { continue };
+            let first = first.trim_end_matches(|c: char| !c.is_alphanumeric());
+            if !DEFINITE.contains(&first) {
                 continue;
             }
-            return Some((lower[..i].to_owned(), 2.0 * MIN_SCORE));
+            // The phrase: up to punctuation, at most PHRASE_WORDS words.
+            let after_definite = &rest[first.len()..];
+            let clause = after_definite
+                .split([',', ';', ':', '(', ')', '"', '.', '!', '?', '—', '–'])
+                .next()
+                .unwrap_or("");
+            let phrase: Vec<&str> = clause.split_whitespace().take(PHRASE_WORDS).collect();
+            if phrase.first().is_none_or(|w| SEQUENCE.contains(w)) {
+                continue;
+            }
+            return Some(phrase.join(" "));
         }
     }
     None
 }
 
-/// The earlier Source the clause's words point to, scoring at least `needs` (see the
-/// module comment).
-fn best_match(words: &BTreeSet<String>, vocab: &[BTreeSet<String>], needs: f64) -> Option<usize> {
+/// The earlier Source the phrase's words point to (see the module comment).
+fn best_match(words: &BTreeSet<String>, vocab: &[BTreeSet<String>]) -> Option<usize> {
     let mut scores = vec![0.0; vocab.len()];
     for w in words {
         let holders: Vec<usize> = (0..vocab.len()).filter(|&i| vocab[i].contains(w)).collect();
@@ -134,7 +154,7 @@ fn best_match(words: &BTreeSet<String>, vocab: &[BTreeSet<String>], needs: f64) 
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
     let best = order[0];
     let runner_up = order.get(1).map_or(0.0, |&i| scores[i]);
-    (scores[best] >= needs && scores[best] > runner_up).then_some(best)
+    (scores[best] >= MIN_SCORE && scores[best] > runner_up).then_some(best)
 }
 
 #[cfg(test)]
@@ -161,23 +181,58 @@ mod tests {
     }
 
     #[test]
-    fn a_cause_before_so_is_found_too() {
+    fn a_definite_phrase_after_because_or_since_points_back_too() {
         let earlier = texts(&[
             "Ana: the landlord says no pets in the building, effective next month.",
             "Ana: pottery class was fun, I made a wonky bowl.",
         ]);
-        let effect = "Ana: with the landlord and his no pets rule, so we found the cat a new home.";
+        let effect = "Ana: we found the cat a new home because the landlord won't budge.";
+        let found = find_causes(effect, &earlier);
+        assert_eq!(found.iter().map(|f| f.earlier).collect::<Vec<_>>(), [0]);
+        let effect = "Ana: first bowl that didn't crack since the pottery class!";
+        let found = find_causes(effect, &earlier);
+        assert_eq!(found.iter().map(|f| f.earlier).collect::<Vec<_>>(), [1]);
+    }
+
+    #[test]
+    fn a_reason_given_before_so_is_told_here_not_earlier() {
+        let earlier = texts(&[
+            "Ana: the landlord says no pets in the building, effective next month.",
+            "Ana: pottery class was fun, I made a wonky bowl.",
+        ]);
+        for effect in [
+            "Ana: with the landlord and his no pets rule, so we found the cat a new home.",
+            "Ana: the landlord won't budge on pets, that's why the cat moved out.",
+        ] {
+            assert!(find_causes(effect, &earlier).is_empty(), "{effect}");
+        }
+    }
+
+    #[test]
+    fn an_order_or_a_phrase_this_source_explains_is_no_link() {
+        let earlier = texts(&[
+            "Maya: the car dealer had a blue hatchback with a dent in the door.",
+            "Maya: the second game of the season is on saturday.",
+        ]);
+        // "after the second one" orders, it does not give a reason.
+        assert!(find_causes("Maya: she scored after the second one.", &earlier).is_empty());
+        // The dent is described in this very Source: it explains itself.
+        let effect = "Maya: bought the hatchback, it has a dent. \
+                      Got it cheaper because of the dent.";
+        assert!(find_causes(effect, &earlier).is_empty());
+        // Without the description here, the phrase points back.
+        let effect = "Maya: bought the hatchback. Got it cheaper because of the dent.";
         let found = find_causes(effect, &earlier);
         assert_eq!(found.iter().map(|f| f.earlier).collect::<Vec<_>>(), [0]);
     }
 
     #[test]
-    fn a_reason_told_in_the_same_breath_needs_more_than_one_shared_word() {
+    fn a_reason_told_in_the_same_breath_is_no_link() {
         let earlier = texts(&[
             "Ana: I went for a long run by the river this morning.",
             "Ana: pottery class was fun, I made a wonky bowl.",
         ]);
-        // One word in common, and no definite reference: a reason of its own.
+        // No definite reference: a reason of its own, told here.
         assert!(find_causes("Ana: I'm tired because I ran late.", &earlier).is_empty());
         assert!(find_causes("Ana: the river was pretty, so yes.", &earlier).is_empty());
         // A temporal "after" with nothing already known is no cause.

@@ -251,7 +251,9 @@ pub(crate) async fn rank_target(
         && let Some(chain) = chain::list(svc, queries, &fused).await?
     {
         lists.push(chain);
+        let unchained = std::mem::take(&mut fused);
         fused = rank::fuse(&lists, passes, &rank::Weights::configured(cfg));
+        chain::below_seeds(&mut fused, &unchained);
     }
     let mut ranked: Vec<(f64, Why, Loaded)> = Vec::new();
     // The `limit`-th best final score so far: a candidate whose relevance cannot reach

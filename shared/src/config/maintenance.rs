@@ -162,7 +162,7 @@ impl Default for MaintenanceConfig {
             episodic_anchor_share: 0.5,
             episodic_anchor_min_sources: 10,
             episodic_limit: 100,
-            causal_window: 3,
+            causal_window: 8,
             causal_batch_size: 50,
             causal_limit: 5000,
             causal_confidence: 0.7,

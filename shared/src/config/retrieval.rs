@@ -40,7 +40,8 @@ pub struct RetrievalConfig {
     pub intent_routing: bool,
     /// The why-route (`retrieval::chain`): the Sources linked by cause and effect to a
     /// why-question's best `chain_seeds` matches are lifted by up to `chain_weight`
-    /// (added to the weighted mean of the other signals; 0 turns the route off).
+    /// (added to the weighted mean of the other signals; 0 turns the route off), to
+    /// just below the match they are linked to at most.
     pub chain_seeds: usize,
     pub chain_weight: f64,
 }
@@ -58,7 +59,7 @@ impl Default for RetrievalConfig {
             context_budget_tokens: 500,
             context_shares: ContextShares::default(),
             intent_routing: true,
-            chain_seeds: 5,
+            chain_seeds: 1,
             chain_weight: 0.5,
         }
     }
