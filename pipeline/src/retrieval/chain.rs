@@ -108,15 +108,11 @@ pub(crate) fn below_seeds(fused: &mut [Fused], unchained: &[Fused]) {
             .reduce(f64::max);
         let Some(seed) = seeds else { continue };
         let own = before.get(f.key.as_str()).copied().unwrap_or(0.0);
-        // Just below: by a margin that never reorders anything else.
+        // Just below the seed (a relative margin far below any real difference).
         let cap = own.max(seed * (1.0 - 1e-9));
         f.relevance = f.relevance.min(cap);
     }
-    fused.sort_by(|a, b| {
-        b.relevance
-            .total_cmp(&a.relevance)
-            .then_with(|| a.key.cmp(&b.key))
-    });
+    super::rank::by_relevance(fused);
 }
 
 #[cfg(test)]

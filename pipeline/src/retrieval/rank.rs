@@ -201,12 +201,17 @@ pub fn fuse(lists: &[SignalList], passes: usize, weights: &Weights) -> Vec<Fused
         }
     }
     let mut fused: Vec<Fused> = by_key.into_values().collect();
+    by_relevance(&mut fused);
+    fused
+}
+
+/// Best first, ties by key.
+pub fn by_relevance(fused: &mut [Fused]) {
     fused.sort_by(|a, b| {
         b.relevance
             .total_cmp(&a.relevance)
             .then_with(|| a.key.cmp(&b.key))
     });
-    fused
 }
 
 /// A memory's importance, 0–1: its salience, or 1 when the user pinned or confirmed it.
