@@ -3,13 +3,14 @@
 //!
 //! A passage is chosen the way the Source was found: the passage the vector signal
 //! scored it by counts with the Source's normalised vector score, and each passage's
-//! share of the queries' words (matched on their stems, as the full-text index does)
-//! counts with its normalised text score. Ties go to the earlier passage.
+//! share of the queries' words (matched on their stems, as the full-text index does; a
+//! verb of a question asked in the past also by the past forms searched for it,
+//! `tense.rs`) counts with its normalised text score. Ties go to the earlier passage.
 
 use std::collections::HashMap;
 
 use super::rank::{Signal, SignalHit};
-use super::{PassageView, Query, RetrievalResult};
+use super::{PassageView, Query, RetrievalResult, tense};
 use cosmo_shared::domain::SourcePassage;
 use cosmo_shared::services::Services;
 
@@ -28,10 +29,7 @@ pub(crate) async fn passages_of(
     for p in svc.graph.passages(&keys).await? {
         by_source.entry(p.source_key.clone()).or_default().push(p);
     }
-    let terms: Vec<String> = queries
-        .iter()
-        .flat_map(|q| q.terms.iter().map(|t| stem(t)))
-        .collect();
+    let terms: Vec<Vec<String>> = queries.iter().flat_map(word_groups).collect();
     Ok(found
         .iter()
         .filter_map(|(key, hits)| {
@@ -47,11 +45,25 @@ pub(crate) async fn passages_of(
         .collect())
 }
 
-/// The passage to show for a Source found by `hits`, given the queries' stemmed terms.
+/// A query's words, each with the past forms searched for it, stemmed.
+fn word_groups(q: &Query) -> impl Iterator<Item = Vec<String>> + '_ {
+    q.terms.iter().map(|t| {
+        let mut group = vec![stem(t)];
+        group.extend(
+            tense::past_of(t)
+                .iter()
+                .filter(|f| q.text_terms.iter().any(|s| s == *f))
+                .map(|f| stem(f)),
+        );
+        group
+    })
+}
+
+/// The passage to show for a Source found by `hits`, given the queries' word groups.
 fn best<'a>(
     passages: &'a [SourcePassage],
     hits: &[SignalHit],
-    terms: &[String],
+    terms: &[Vec<String>],
 ) -> Option<&'a SourcePassage> {
     let strongest = |signal: Signal| {
         hits.iter()
@@ -80,8 +92,9 @@ fn best<'a>(
     best.map(|(p, _)| p)
 }
 
-/// The share of `terms` (stemmed) found among the text's words.
-fn coverage(text: &str, terms: &[String]) -> f64 {
+/// The share of `terms` (groups of stemmed forms of a word) with a form among the
+/// text's words.
+fn coverage(text: &str, terms: &[Vec<String>]) -> f64 {
     if terms.is_empty() {
         return 0.0;
     }
@@ -90,7 +103,10 @@ fn coverage(text: &str, terms: &[String]) -> f64 {
         .filter(|w| !w.is_empty())
         .map(|w| stem(&w.to_lowercase()))
         .collect();
-    let found = terms.iter().filter(|t| words.contains(t)).count();
+    let found = terms
+        .iter()
+        .filter(|forms| forms.iter().any(|f| words.contains(f)))
+        .count();
     found as f64 / terms.len() as f64
 }
 
@@ -132,8 +148,8 @@ mod tests {
         }
     }
 
-    fn terms(t: &[&str]) -> Vec<String> {
-        t.iter().map(|t| stem(t)).collect()
+    fn terms(t: &[&str]) -> Vec<Vec<String>> {
+        t.iter().map(|t| vec![stem(t)]).collect()
     }
 
     #[test]
@@ -171,6 +187,15 @@ mod tests {
         assert_eq!(
             coverage("We ADOPTED two dogs.", &terms(&["adopt", "dog", "cat"])),
             2.0 / 3.0
+        );
+    }
+
+    #[test]
+    fn a_past_form_searched_for_a_verb_counts_as_the_verb() {
+        let flew = vec![stem("fly"), stem("flew"), stem("flown")];
+        assert_eq!(
+            coverage("We flew to Lisbon in May.", &[flew, vec![stem("lisbon")]]),
+            1.0
         );
     }
 }

@@ -37,6 +37,7 @@ pub mod period;
 pub mod rank;
 pub mod route;
 mod search;
+pub mod tense;
 pub mod terms;
 mod views;
 
@@ -139,7 +140,11 @@ async fn load(svc: &Services, target: Target, key: &str) -> RetrievalResult<Opti
 pub(crate) struct Query {
     pub threshold: f64,
     pub embedding: Vec<f32>,
+    /// Its words (`terms.rs`).
     pub terms: Vec<String>,
+    /// What full-text search looks for: its words and, routed, the past forms of its
+    /// irregular verbs when it asks in the past (`tense.rs`).
+    pub text_terms: Vec<String>,
     /// What it asks for and the period it names (`None`: routing is off).
     pub route: Option<route::QueryRoute>,
     /// The embedding of the event the query names as its anchor (`route.anchor`).
@@ -158,6 +163,7 @@ impl Query {
             threshold,
             embedding: Vec::new(),
             terms: Vec::new(),
+            text_terms: Vec::new(),
             route: None,
             anchor_embedding: None,
             anchored: tokio::sync::OnceCell::new(),
@@ -200,13 +206,17 @@ pub(crate) async fn embed_queries(
     let mut out = Vec::with_capacity(queries.len());
     for (((text, threshold), embedding), anchor) in queries.into_iter().zip(embeddings).zip(anchors)
     {
+        let terms = terms::terms(&text);
         let route = if routing {
-            Some(route::QueryRoute::read(svc, &text, &embedding, anchor.clone()).await)
+            Some(route::QueryRoute::read(svc, &text, &embedding, &terms, anchor.clone()).await)
         } else {
             None
         };
+        let mut text_terms = terms.clone();
+        text_terms.extend(route.iter().flat_map(|r| r.past_forms.iter().cloned()));
         out.push(Query {
-            terms: terms::terms(&text),
+            terms,
+            text_terms,
             threshold,
             embedding,
             route,

@@ -8,6 +8,9 @@
 //! * **A period an event bounds** ("after the adoption", "before the move") — any
 //!   intent, when no dated period is named: the event is found among the question's
 //!   best Sources (`anchor.rs`) and its time bounds the period, searched the same way.
+//! * **A question asked in the past** ("When did Maya fly…?", "Why didn't Leo sell…?")
+//!   — any intent: full text searches the past forms of its irregular verbs too
+//!   ("flew", "flown"; `tense.rs`), since what answers it is told in the past.
 //! * **Why** — the Sources linked by cause and effect to the best matches are lifted
 //!   (`chain.rs`). *When*, *who* and *what* take no route of their own (see
 //!   docs/architecture.md, "Routing").
@@ -23,6 +26,7 @@ use serde::Serialize;
 use super::anchor::Anchor;
 use super::intent::{self, Intent, ReadFrom, Reading};
 use super::period::{self, Period};
+use super::tense;
 use cosmo_shared::domain::SearchScope;
 use cosmo_shared::services::Services;
 
@@ -36,15 +40,19 @@ pub struct QueryRoute {
     /// period: the period it bounds is resolved against the user's Sources
     /// (`anchor.rs`).
     pub anchor: Option<Anchor>,
+    /// The past forms of the irregular verbs of a question asked in the past ("did …
+    /// fly" → "flew", "flown"), searched with its words (`tense.rs`).
+    pub past_forms: Vec<String>,
 }
 
 impl QueryRoute {
-    /// `anchor`: the event `text` is anchored to (`anchor::find`), read by the caller,
+    /// `terms`: the query's full-text terms. `anchor`: the event `text` is anchored to (`anchor::find`), read by the caller,
     /// which embeds its words with the query; ignored when `text` names a dated period.
     pub async fn read(
         svc: &Services,
         text: &str,
         embedding: &[f32],
+        terms: &[String],
         anchor: Option<Anchor>,
     ) -> Self {
         let period = period::find(text, svc.clock.now());
@@ -52,6 +60,7 @@ impl QueryRoute {
             reading: intent::read(svc, text, embedding).await,
             anchor: anchor.filter(|_| period.is_none()),
             period,
+            past_forms: tense::past_forms(text, terms),
         }
     }
 
@@ -97,6 +106,10 @@ pub struct Route {
     /// The period the query names, searched again on its own.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub period: Option<Period>,
+    /// Words searched besides the query's own: the past forms of its irregular verbs,
+    /// for a question asked in the past ("When did Maya fly…?" → "flew", "flown").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub past_forms: Vec<String>,
 }
 
 /// The routes of the queries, for the response; empty when routing is off.
@@ -113,6 +126,7 @@ pub(crate) fn routes(queries: &[super::Query]) -> Vec<Route> {
                     .period
                     .clone()
                     .or_else(|| q.anchored.get().cloned().flatten()),
+                past_forms: r.past_forms.clone(),
             })
         })
         .collect()

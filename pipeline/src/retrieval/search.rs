@@ -28,7 +28,7 @@ pub(super) async fn within(
         .get_or_try_init(|| async {
             let n = svc.config.retrieval.candidates_per_signal;
             // Where the question's own search finds its best Sources ...
-            let among = search_sources(svc, scope, q, &q.terms, n, ANCHOR_AMONG).await?;
+            let among = search_sources(svc, scope, q, &q.text_terms, n, ANCHOR_AMONG).await?;
             // ... the one that best matches the event's words is the event.
             let event = Query {
                 embedding: embedding.clone(),
@@ -120,10 +120,10 @@ pub(super) async fn signal_lists(
 ) -> RetrievalResult<[SignalList; 3]> {
     let g = &svc.graph;
     let (vector, vector_floor) = vector_candidates(svc, scope, target, q, n).await?;
-    let text = if q.terms.is_empty() {
+    let text = if q.text_terms.is_empty() {
         Vec::new()
     } else {
-        g.text_search(scope, target, &q.terms, n).await?
+        g.text_search(scope, target, &q.text_terms, n).await?
     };
     // The period pass starts from the same nodes as the whole search.
     let seeds = seed_nodes(svc, scope, q, target, &vector, &text).await?;
@@ -219,11 +219,11 @@ async fn seed_nodes(
         .seeds
         .get_or_try_init(|| async {
             let (v, _) = vector_candidates(svc, scope, Target::Node, q, k).await?;
-            let t = if q.terms.is_empty() {
+            let t = if q.text_terms.is_empty() {
                 Vec::new()
             } else {
                 svc.graph
-                    .text_search(scope, Target::Node, &q.terms, k)
+                    .text_search(scope, Target::Node, &q.text_terms, k)
                     .await?
                     .into_iter()
                     .map(|h| Candidate::new(h.key, h.score))

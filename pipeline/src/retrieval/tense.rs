@@ -1,0 +1,131 @@
+//! The words a past question's answer is told in. "When did Maya fly to Lisbon?" asks
+//! about something that happened, and the memory that answers it tells it in the past:
+//! "we flew to Lisbon". Stemming joins the forms of a regular verb ("adopt", "adopted"),
+//! not those of an irregular one ("fly", "flew", "flown"), so a question asked with
+//! *did* (or *didn't*) is searched with the past forms of its irregular verbs as well.
+//!
+//! Only questions with *did* are read this way: "When is Maya flying to Lisbon?" asks
+//! about a plan, told as one ("we're flying"). Left out are the light verbs (*take*,
+//! *get*, *give*, *make*, *go*, *come*, *keep*), whose meaning lies in what follows them
+//! ("take up running", "get hired", "give up", "go help") and whose past forms are in
+//! every chat ("got", "took", "went"); verbs whose base is as often a noun ("bear",
+//! "ring", "fall", "spring", "light", "tear") or whose forms mean something else
+//! ("lie"); and those whose past is their base ("cut", "put", "read"). Measured with
+//! `cosmo-bench retrieval` (docs/architecture.md, "Routing"): with the light verbs,
+//! questions with *take* and *get* lost recall and *why* questions lost more than
+//! they gained.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// Base, past, past participle (the participle left out when it is the past).
+const VERBS: &str = "\
+arise arose arisen|awake awoke awoken|become became become|begin began begun|\
+bend bent|bet bet|bite bit bitten|bleed bled|blow blew blown|break broke broken|\
+breed bred|bring brought|build built|burn burnt|buy bought|catch caught|\
+choose chose chosen|creep crept|deal dealt|dig dug|dive dove|\
+draw drew drawn|dream dreamt|drink drank drunk|drive drove driven|eat ate eaten|\
+feed fed|feel felt|fight fought|find found|flee fled|fly flew flown|\
+forbid forbade forbidden|forget forgot forgotten|forgive forgave forgiven|\
+freeze froze frozen|grow grew grown|\
+hang hung|hear heard|hide hid hidden|hold held|kneel knelt|know knew known|\
+lay laid|lead led|leap leapt|learn learnt|leave left|lend lent|lose lost|\
+mean meant|meet met|mislead misled|overcome overcame overcome|oversleep overslept|\
+pay paid|rebuild rebuilt|redo redid redone|retake retook retaken|rewrite rewrote rewritten|\
+ride rode ridden|rise rose risen|run ran run|say said|see saw seen|seek sought|\
+sell sold|send sent|sew sewed sewn|shake shook shaken|shine shone|shoot shot|\
+show showed shown|shrink shrank shrunk|sing sang sung|sink sank sunk|sit sat|\
+sleep slept|slide slid|speak spoke spoken|speed sped|spend spent|spin spun|\
+stand stood|steal stole stolen|stick stuck|sting stung|strike struck|swear swore sworn|\
+sweep swept|swim swam swum|swing swung|teach taught|tell told|\
+think thought|throw threw thrown|undergo underwent undergone|understand understood|\
+undertake undertook undertaken|upset upset|wake woke woken|wear wore worn|weep wept|\
+win won|withdraw withdrew withdrawn|write wrote written";
+
+/// Each base, with its other forms.
+static PAST: LazyLock<HashMap<&'static str, Vec<&'static str>>> = LazyLock::new(|| {
+    VERBS
+        .split('|')
+        .filter_map(|entry| {
+            let mut forms = entry.split_whitespace();
+            let base = forms.next()?;
+            let mut past: Vec<&str> = Vec::new();
+            for f in forms {
+                if f != base && !past.contains(&f) {
+                    past.push(f);
+                }
+            }
+            (!past.is_empty()).then_some((base, past))
+        })
+        .collect()
+});
+
+/// The past forms of `base` when it is an irregular verb's base ("fly": "flew", "flown").
+pub fn past_of(base: &str) -> &'static [&'static str] {
+    PAST.get(base).map_or(&[], Vec::as_slice)
+}
+
+/// The past forms of the irregular verbs among `terms` (a query's full-text terms),
+/// when `text` asks in the past (it has "did" or "didn't"); none otherwise. Forms
+/// already among `terms` are not repeated.
+pub fn past_forms(text: &str, terms: &[String]) -> Vec<String> {
+    let asks_in_past = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .any(|w| {
+            let w = w.to_lowercase().replace('’', "'");
+            w == "did" || w == "didn't" || w == "didnt"
+        });
+    if !asks_in_past {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = Vec::new();
+    for t in terms {
+        for form in past_of(t) {
+            if !terms.iter().any(|t| t == form) && !out.iter().any(|o| o == form) {
+                out.push((*form).to_string());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::past_forms;
+    use crate::retrieval::terms::terms;
+
+    fn forms(q: &str) -> Vec<String> {
+        past_forms(q, &terms(q))
+    }
+
+    #[test]
+    fn a_question_with_did_is_searched_in_the_past_of_its_irregular_verbs() {
+        assert_eq!(
+            forms("When did Maya fly to Lisbon and buy the camera?"),
+            ["flew", "flown", "bought"]
+        );
+        assert_eq!(forms("Why didn't Leo sell the car?"), ["sold"]);
+        assert_eq!(forms("WHY DID LEO SPEAK UP?"), ["spoke", "spoken"]);
+    }
+
+    #[test]
+    fn regular_verbs_plans_and_unchanged_pasts_add_nothing() {
+        // Stemming already joins "adopt" and "adopted".
+        assert!(forms("When did Maya adopt the dog?").is_empty());
+        // A plan is told as one: "we're going".
+        assert!(forms("When is Maya flying to Lisbon?").is_empty());
+        assert!(forms("Where does Leo swim on Sundays?").is_empty());
+        // "cut" is its own past; "ring" is as often a noun.
+        assert_eq!(
+            forms("When did Leo cut his hair and find the ring?"),
+            ["found"]
+        );
+        // Light verbs mean what follows them.
+        assert!(forms("When did Maya take up running, get hired or go hiking?").is_empty());
+    }
+
+    #[test]
+    fn a_form_the_question_already_holds_is_not_repeated() {
+        assert_eq!(forms("Did Maya run, or had she run before?"), ["ran"]);
+    }
+}
