@@ -29,6 +29,16 @@ async fn three_talks(svc: &Services, user: &str, other: &str) -> [String; 3] {
         ),
         (93, "Priya heard the garden party band might cancel."),
     ];
+    priya_says(svc, user, other, talks).await
+}
+
+/// One short chat per `(day, what Priya says)`, ingested in order; their keys.
+async fn priya_says<const N: usize>(
+    svc: &Services,
+    user: &str,
+    other: &str,
+    talks: [(i64, &str); N],
+) -> [String; N] {
     let mut out = Vec::new();
     for (day, text) in talks {
         let turns = [
@@ -115,31 +125,28 @@ async fn an_event_named_in_the_question_bounds_its_period(
     user: String,
     other: String,
 ) {
-    let mut keys_by_day = Vec::new();
-    for (day, text) in [
-        (
-            0,
-            "We adopted a rescue dog named Biscuit! The dog loves the park, the dog \
+    let [adoption, vet, classes] = priya_says(
+        &svc,
+        &user,
+        &other,
+        [
+            (
+                0,
+                "We adopted a rescue dog named Biscuit! The dog loves the park, the dog \
              sleeps on my bed, the dog is the best dog.",
-        ),
-        (
-            40,
-            "Biscuit swallowed a sock and we rushed him to the emergency vet, the visit \
+            ),
+            (
+                40,
+                "Biscuit swallowed a sock and we rushed him to the emergency vet, the visit \
              took all night.",
-        ),
-        (
-            80,
-            "Biscuit started obedience classes, the dog is doing well.",
-        ),
-    ] {
-        let turns = [
-            ("Alex Johnson", "Hey Priya, good to hear from you."),
-            ("Priya Patel", text),
-            ("Alex Johnson", "Thanks for the update, talk soon!"),
-        ];
-        keys_by_day.push(ingest(&svc, chat(&user, &other, day, &turns)).await);
-    }
-    let [adoption, vet, classes] = keys_by_day.try_into().unwrap();
+            ),
+            (
+                80,
+                "Biscuit started obedience classes, the dog is doing well.",
+            ),
+        ],
+    )
+    .await;
     let query = "What happened with the dog after the emergency vet visit?";
 
     let unrouted = explore(&without_routing(&svc), &user, query).await;
@@ -176,23 +183,20 @@ async fn a_question_asked_in_the_past_finds_what_was_told_in_the_past(
     user: String,
     other: String,
 ) {
-    let mut keys_by_day = Vec::new();
-    for (day, text) in [
-        (0, "I bought a red bike at the flea market on Saturday."),
-        (
-            10,
-            "The new bike lane downtown is open, great news for my old bike.",
-        ),
-        (20, "I need to buy groceries for the week."),
-    ] {
-        let turns = [
-            ("Alex Johnson", "Hey Priya, good to hear from you."),
-            ("Priya Patel", text),
-            ("Alex Johnson", "Thanks for the update, talk soon!"),
-        ];
-        keys_by_day.push(ingest(&svc, chat(&user, &other, day, &turns)).await);
-    }
-    let [bought, _lane, groceries] = keys_by_day.try_into().unwrap();
+    let [bought, _lane, groceries] = priya_says(
+        &svc,
+        &user,
+        &other,
+        [
+            (0, "I bought a red bike at the flea market on Saturday."),
+            (
+                10,
+                "The new bike lane downtown is open, great news for my old bike.",
+            ),
+            (20, "I need to buy groceries for the week."),
+        ],
+    )
+    .await;
     let query = "When did Priya buy the bike?";
     let text_rank = |found: &retrieval::Exploration, key: &str| {
         found
