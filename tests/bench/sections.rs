@@ -573,7 +573,8 @@ default retrieval).
 By what the question asks for, read from its first word (*when*, *why*, *who*; *what*:
 every other wording — what, which, where, how), recall@10 and MRR, forward order;
 *without routing* is the same store and questions with `retrieval.intent_routing =
-false`, in the same run (routing: a named period searched again, and for *why* the
+false`, in the same run (routing: a named period searched again, a question asked with
+*did* searched with the past forms of its irregular verbs too, and for *why* the
 Sources linked by cause and effect to the best matches):
 
 "
