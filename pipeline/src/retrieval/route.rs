@@ -46,8 +46,9 @@ pub struct QueryRoute {
 }
 
 impl QueryRoute {
-    /// `terms`: the query's full-text terms. `anchor`: the event `text` is anchored to (`anchor::find`), read by the caller,
-    /// which embeds its words with the query; ignored when `text` names a dated period.
+    /// `terms`: the query's full-text terms. `anchor`: the event `text` is anchored to
+    /// (`anchor::find`), read by the caller, which embeds its words with the query;
+    /// ignored when `text` names a dated period.
     pub async fn read(
         svc: &Services,
         text: &str,

@@ -29,6 +29,8 @@ static FUNCTION_WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
 
 pub fn terms(query: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // A typographic apostrophe ("didn’t") is an apostrophe.
+    let query = query.replace('’', "'");
     for w in query
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
         .map(|w| w.trim_matches(|c| c == '\'' || c == '-').to_lowercase())
@@ -55,6 +57,14 @@ mod tests {
             ["say", "google", "job", "offer", "near"]
         );
         assert!(terms("the of and").is_empty());
+    }
+
+    #[test]
+    fn a_typographic_apostrophe_keeps_the_word_whole() {
+        assert_eq!(
+            terms("Why didn’t Leo’s band play?"),
+            ["leo's", "band", "play"]
+        );
     }
 
     #[test]
