@@ -7,6 +7,7 @@
 //! database next to the queue.
 
 use chrono::{DateTime, Utc};
+use cosmo_core::query_file;
 use serde::Serialize;
 
 use std::sync::Arc;
@@ -104,9 +105,7 @@ impl Directory {
 
     /// Creates the tenant if it does not exist.
     pub async fn ensure_tenant(&self, tenant_id: &str, at: DateTime<Utc>) -> anyhow::Result<()> {
-        const SQL: &str =
-            "INSERT INTO cosmo_tenants (tenant_id, name, created_at) VALUES ($1, $1, $2)
-                           ON CONFLICT DO NOTHING";
+        const SQL: &str = query_file!("directory/insert_tenant.sql");
         execute_on!(&self.db, pool => sqlx::query(SQL).bind(tenant_id).bind(at))?;
         Ok(())
     }
@@ -138,12 +137,8 @@ impl Directory {
     ) -> anyhow::Result<ApiKeyInfo> {
         self.ensure_tenant(tenant_id, at).await?;
         let hash = ids::hash_api_key(key);
-        const INSERT: &str =
-            "INSERT INTO cosmo_api_keys (key_id, tenant_id, key_hash, prefix, label, is_admin, created_at)
-                              VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING";
-        const SELECT: &str =
-            "SELECT key_id, tenant_id, prefix, label, is_admin, created_at, revoked_at
-                              FROM cosmo_api_keys WHERE key_hash = $1";
+        const INSERT: &str = query_file!("directory/insert_api_key.sql");
+        const SELECT: &str = query_file!("directory/api_key_by_hash.sql");
         let key_id = hash[..16].to_owned();
         let prefix = ids::api_key_prefix(key);
         execute_on!(&self.db, pool => sqlx::query(INSERT)
@@ -159,8 +154,7 @@ impl Directory {
 
     /// Who a live key speaks for.
     pub async fn authenticate(&self, key: &str) -> anyhow::Result<Option<Caller>> {
-        const SQL: &str = "SELECT tenant_id, is_admin FROM cosmo_api_keys
-                           WHERE key_hash = $1 AND revoked_at IS NULL";
+        const SQL: &str = query_file!("directory/caller_by_key_hash.sql");
         let hash = ids::hash_api_key(key);
         Ok(on_db!(&self.db, pool => sqlx::query_as(SQL).bind(&hash).fetch_optional(pool).await)?)
     }
@@ -181,8 +175,7 @@ impl Directory {
     }
 
     pub async fn revoke_api_key(&self, key_id: &str, at: DateTime<Utc>) -> anyhow::Result<bool> {
-        const SQL: &str =
-            "UPDATE cosmo_api_keys SET revoked_at = $2 WHERE key_id = $1 AND revoked_at IS NULL";
+        const SQL: &str = query_file!("directory/revoke_api_key.sql");
         let done = execute_on!(&self.db, pool => sqlx::query(SQL).bind(key_id).bind(at))?;
         // In this process the revocation takes effect at once.
         self.recent.keys.clear();
@@ -190,17 +183,13 @@ impl Directory {
     }
 
     pub async fn api_keys(&self) -> anyhow::Result<Vec<ApiKeyInfo>> {
-        const SQL: &str =
-            "SELECT key_id, tenant_id, prefix, label, is_admin, created_at, revoked_at
-                           FROM cosmo_api_keys ORDER BY created_at, key_id";
+        const SQL: &str = query_file!("directory/api_keys.sql");
         Ok(on_db!(&self.db, pool => sqlx::query_as(SQL).fetch_all(pool).await)?)
     }
 
     /// The user known to the graph as `graph_user_id`.
     pub async fn user(&self, graph_user_id: &str) -> anyhow::Result<Option<User>> {
-        const SQL: &str =
-            "SELECT tenant_id, user_id, graph_user_id, full_name, created_at, updated_at
-                           FROM cosmo_users WHERE graph_user_id = $1";
+        const SQL: &str = query_file!("directory/user.sql");
         Ok(
             on_db!(&self.db, pool => sqlx::query_as(SQL).bind(graph_user_id).fetch_optional(pool).await)?,
         )
@@ -212,9 +201,7 @@ impl Directory {
         tenant_id: &str,
         user_id: &str,
     ) -> anyhow::Result<Option<User>> {
-        const SQL: &str =
-            "SELECT tenant_id, user_id, graph_user_id, full_name, created_at, updated_at
-                           FROM cosmo_users WHERE tenant_id = $1 AND user_id = $2";
+        const SQL: &str = query_file!("directory/tenant_user.sql");
         Ok(
             on_db!(&self.db, pool => sqlx::query_as(SQL).bind(tenant_id).bind(user_id).fetch_optional(pool).await)?,
         )
@@ -277,9 +264,7 @@ impl Directory {
         // `ON CONFLICT DO NOTHING` covers both keys: the tenant's user claimed meanwhile
         // (by a concurrent request), or the bare id taken as graph user id by another
         // tenant's user; the read after the insert tells which.
-        const SQL: &str = "INSERT INTO cosmo_users
-                               (tenant_id, user_id, graph_user_id, created_at, updated_at)
-                           VALUES ($1, $2, $3, $4, $4) ON CONFLICT DO NOTHING";
+        const SQL: &str = query_file!("directory/insert_user.sql");
         for graph_user_id in [
             user_id.to_owned(),
             ids::tenant_graph_user_id(tenant_id, user_id),
@@ -298,7 +283,7 @@ impl Directory {
 
     /// Forgets a user (erasure): the id may be claimed again afterwards.
     pub async fn delete_user(&self, graph_user_id: &str) -> anyhow::Result<bool> {
-        const SQL: &str = "DELETE FROM cosmo_users WHERE graph_user_id = $1";
+        const SQL: &str = query_file!("directory/delete_user.sql");
         let deleted = execute_on!(&self.db, pool => sqlx::query(SQL).bind(graph_user_id))? == 1;
         self.recent.graph_user_ids.clear();
         self.recent.tenants.clear();
@@ -312,8 +297,7 @@ impl Directory {
         full_name: &str,
         at: DateTime<Utc>,
     ) -> anyhow::Result<()> {
-        const SQL: &str =
-            "UPDATE cosmo_users SET full_name = $2, updated_at = $3 WHERE graph_user_id = $1";
+        const SQL: &str = query_file!("directory/set_profile.sql");
         execute_on!(&self.db, pool => sqlx::query(SQL).bind(graph_user_id).bind(full_name).bind(at))?;
         Ok(())
     }

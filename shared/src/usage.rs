@@ -2,6 +2,7 @@
 //! see what memory costs and whom (`GET /api/admin/usage`).
 
 use chrono::{DateTime, Utc};
+use cosmo_core::query_file;
 use serde::Serialize;
 
 use crate::db::{Db, execute_on, on_db};
@@ -43,10 +44,7 @@ impl UsageLedger {
         usage: &Usage,
         at: DateTime<Utc>,
     ) -> anyhow::Result<()> {
-        const SQL: &str =
-            "INSERT INTO cosmo_usage (usage_id, tenant_id, user_id, job_kind, provider, model,
-                              prompt_tokens, completion_tokens, created_at)
-                           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+        const SQL: &str = query_file!("usage/insert_usage.sql");
         let id = ulid::Ulid::generate().to_string();
         execute_on!(&self.db, pool => sqlx::query(SQL)
             .bind(&id).bind(&meter.tenant_id).bind(&meter.user_id).bind(&meter.job_kind)
@@ -57,7 +55,7 @@ impl UsageLedger {
 
     /// Deletes every usage row of a user (erasure). Returns how many.
     pub async fn delete_user(&self, user_id: &str) -> anyhow::Result<u64> {
-        const SQL: &str = "DELETE FROM cosmo_usage WHERE user_id = $1";
+        const SQL: &str = query_file!("usage/delete_user.sql");
         Ok(execute_on!(&self.db, pool => sqlx::query(SQL).bind(user_id))?)
     }
 
@@ -68,13 +66,7 @@ impl UsageLedger {
         from: DateTime<Utc>,
         to: DateTime<Utc>,
     ) -> anyhow::Result<Vec<UsageSum>> {
-        const SQL: &str = "SELECT tenant_id, user_id, job_kind, count(*) AS calls,
-                              CAST(sum(prompt_tokens) AS BIGINT) AS prompt_tokens,
-                              CAST(sum(completion_tokens) AS BIGINT) AS completion_tokens
-                           FROM cosmo_usage
-                           WHERE created_at >= $1 AND created_at < $2 AND (CAST($3 AS TEXT) IS NULL OR tenant_id = $3)
-                           GROUP BY tenant_id, user_id, job_kind
-                           ORDER BY tenant_id, user_id, job_kind";
+        const SQL: &str = query_file!("usage/summary.sql");
         Ok(
             on_db!(&self.db, pool => sqlx::query_as(SQL).bind(from).bind(to).bind(tenant_id).fetch_all(pool).await)?,
         )

@@ -15,6 +15,7 @@ mod models;
 mod observability;
 mod openapi;
 mod pipeline;
+mod query_files;
 mod queue_contract;
 mod read_side;
 mod request_deadline;

@@ -15,6 +15,7 @@
 //! Source again is a no-op. So every turn is in exactly one Source or in the buffer.
 
 use chrono::{DateTime, Utc};
+use cosmo_core::query_file;
 use serde::Serialize;
 
 use crate::db::{Db, on_db};
@@ -133,11 +134,8 @@ impl BeginWrite for sqlx::PgPool {
     }
 }
 
-const CLAIM: &str = "INSERT INTO cosmo_session_chunks
-        (graph_user_id, session_id, first_seq, last_seq, source_key, claimed_at)
-    VALUES ($1, $2, $3, $4, $5, $6)";
-const SET_FLUSHED: &str =
-    "UPDATE cosmo_sessions SET flushed_seq = $3 WHERE graph_user_id = $1 AND session_id = $2";
+const CLAIM: &str = query_file!("sessions/claim_chunk.sql");
+const SET_FLUSHED: &str = query_file!("sessions/set_flushed.sql");
 const CHUNK_COLUMNS: &str =
     "graph_user_id, session_id, first_seq, last_seq, source_key, claimed_at, posted_at";
 
@@ -158,16 +156,8 @@ impl Sessions {
         limits: Limits,
         at: DateTime<Utc>,
     ) -> Result<Appended, SessionError> {
-        const BUMP: &str = "INSERT INTO cosmo_sessions
-                (graph_user_id, session_id, last_seq, flushed_seq, created_at, updated_at)
-            VALUES ($1, $2, $3, 0, $4, $4)
-            ON CONFLICT (graph_user_id, session_id) DO UPDATE
-                SET last_seq = cosmo_sessions.last_seq + excluded.last_seq,
-                    updated_at = excluded.updated_at
-            RETURNING last_seq, flushed_seq, ended_at";
-        const TURN: &str = "INSERT INTO cosmo_session_turns
-                (graph_user_id, session_id, seq, speaker, text, spoken_at)
-            VALUES ($1, $2, $3, $4, $5, $6)";
+        const BUMP: &str = query_file!("sessions/bump_session.sql");
+        const TURN: &str = query_file!("sessions/insert_turn.sql");
         let n = turns.len() as i64;
         on_db!(&self.db, pool => {
             let mut tx = pool.begin_write().await?;
@@ -220,10 +210,7 @@ impl Sessions {
         session_id: &str,
         at: DateTime<Utc>,
     ) -> Result<Option<Chunk>, SessionError> {
-        const END: &str = "UPDATE cosmo_sessions
-            SET ended_at = COALESCE(ended_at, $3), updated_at = $3
-            WHERE graph_user_id = $1 AND session_id = $2
-            RETURNING last_seq, flushed_seq";
+        const END: &str = query_file!("sessions/end_session.sql");
         on_db!(&self.db, pool => {
             let mut tx = pool.begin_write().await?;
             let row: Option<(i64, i64)> = sqlx::query_as(END)
@@ -277,9 +264,7 @@ impl Sessions {
         graph_user_id: &str,
         session_id: &str,
     ) -> sqlx::Result<Option<SessionRow>> {
-        const SQL: &str = "SELECT graph_user_id, session_id, last_seq, flushed_seq, created_at,
-                updated_at, ended_at
-            FROM cosmo_sessions WHERE graph_user_id = $1 AND session_id = $2";
+        const SQL: &str = query_file!("sessions/session.sql");
         on_db!(&self.db, pool => sqlx::query_as(SQL)
             .bind(graph_user_id).bind(session_id).fetch_optional(pool).await)
     }
@@ -291,11 +276,7 @@ impl Sessions {
         session_id: &str,
         limit: i64,
     ) -> sqlx::Result<Vec<Turn>> {
-        const SQL: &str = "SELECT t.seq, t.speaker, t.text, t.spoken_at
-            FROM cosmo_session_turns t JOIN cosmo_sessions s
-                ON s.graph_user_id = t.graph_user_id AND s.session_id = t.session_id
-            WHERE t.graph_user_id = $1 AND t.session_id = $2 AND t.seq > s.flushed_seq
-            ORDER BY t.seq DESC LIMIT $3";
+        const SQL: &str = query_file!("sessions/buffer.sql");
         let mut turns: Vec<Turn> = on_db!(&self.db, pool => sqlx::query_as(SQL)
             .bind(graph_user_id).bind(session_id).bind(limit).fetch_all(pool).await)?;
         turns.reverse();
@@ -310,9 +291,7 @@ impl Sessions {
         first_seq: i64,
         last_seq: i64,
     ) -> sqlx::Result<Vec<Turn>> {
-        const SQL: &str = "SELECT seq, speaker, text, spoken_at FROM cosmo_session_turns
-            WHERE graph_user_id = $1 AND session_id = $2 AND seq BETWEEN $3 AND $4
-            ORDER BY seq";
+        const SQL: &str = query_file!("sessions/turns.sql");
         on_db!(&self.db, pool => sqlx::query_as(SQL)
             .bind(graph_user_id).bind(session_id).bind(first_seq).bind(last_seq)
             .fetch_all(pool).await)
@@ -343,11 +322,8 @@ impl Sessions {
     /// Records that `chunk`'s Source is stored, and deletes its turns (the Source holds
     /// them now), in one transaction. Whether this call marked it (false: another did).
     pub async fn mark_posted(&self, chunk: &Chunk, at: DateTime<Utc>) -> sqlx::Result<bool> {
-        const MARK: &str = "UPDATE cosmo_session_chunks SET posted_at = $4
-            WHERE graph_user_id = $1 AND session_id = $2 AND first_seq = $3
-                AND posted_at IS NULL";
-        const DROP_TURNS: &str = "DELETE FROM cosmo_session_turns
-            WHERE graph_user_id = $1 AND session_id = $2 AND seq BETWEEN $3 AND $4";
+        const MARK: &str = query_file!("sessions/mark_posted.sql");
+        const DROP_TURNS: &str = query_file!("sessions/delete_chunk_turns.sql");
         let (user, session) = (&chunk.graph_user_id, &chunk.session_id);
         on_db!(&self.db, pool => {
             let mut tx = pool.begin_write().await?;
@@ -367,8 +343,7 @@ impl Sessions {
 
     /// Whether `chunk` is marked posted.
     pub async fn is_posted(&self, chunk: &Chunk) -> sqlx::Result<bool> {
-        const SQL: &str = "SELECT posted_at FROM cosmo_session_chunks
-            WHERE graph_user_id = $1 AND session_id = $2 AND first_seq = $3";
+        const SQL: &str = query_file!("sessions/chunk_posted_at.sql");
         let posted: Option<(Option<DateTime<Utc>>,)> = on_db!(&self.db, pool => sqlx::query_as(SQL)
             .bind(&chunk.graph_user_id).bind(&chunk.session_id).bind(chunk.first_seq)
             .fetch_optional(pool).await)?;
@@ -380,11 +355,11 @@ impl Sessions {
     pub async fn delete_user(&self, graph_user_id: &str) -> sqlx::Result<u64> {
         on_db!(&self.db, pool => {
             let mut tx = pool.begin_write().await?;
-            let turns = sqlx::query("DELETE FROM cosmo_session_turns WHERE graph_user_id = $1")
+            let turns = sqlx::query(query_file!("sessions/delete_user_turns.sql"))
                 .bind(graph_user_id).execute(&mut *tx).await?.rows_affected();
-            sqlx::query("DELETE FROM cosmo_session_chunks WHERE graph_user_id = $1")
+            sqlx::query(query_file!("sessions/delete_user_chunks.sql"))
                 .bind(graph_user_id).execute(&mut *tx).await?;
-            sqlx::query("DELETE FROM cosmo_sessions WHERE graph_user_id = $1")
+            sqlx::query(query_file!("sessions/delete_user_sessions.sql"))
                 .bind(graph_user_id).execute(&mut *tx).await?;
             tx.commit().await?;
             Ok(turns)

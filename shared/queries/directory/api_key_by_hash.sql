@@ -1,0 +1,2 @@
+SELECT key_id, tenant_id, prefix, label, is_admin, created_at, revoked_at
+FROM cosmo_api_keys WHERE key_hash = $1

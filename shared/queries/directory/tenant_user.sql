@@ -1,0 +1,2 @@
+SELECT tenant_id, user_id, graph_user_id, full_name, created_at, updated_at
+FROM cosmo_users WHERE tenant_id = $1 AND user_id = $2

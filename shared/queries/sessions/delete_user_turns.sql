@@ -1,0 +1,1 @@
+DELETE FROM cosmo_session_turns WHERE graph_user_id = $1

@@ -1,0 +1,1 @@
+DELETE FROM cosmo_usage WHERE user_id = $1
