@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
+use cosmo_core::query_file;
 use sqlx::postgres::PgPoolOptions;
 use sqlx::{PgPool, SqlitePool};
 
@@ -107,7 +108,7 @@ impl Db {
     }
 
     pub async fn ping(&self) -> anyhow::Result<()> {
-        execute_on!(self, pool => sqlx::query("SELECT 1"))?;
+        execute_on!(self, pool => sqlx::query(query_file!("db/ping.sql")))?;
         Ok(())
     }
 }

@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::JobKind;
 use crate::db::{Db, execute_on, on_db};
 use cosmo_core::domain::{OrUnknown, ParseEnumError, string_enum};
+use cosmo_core::query_file;
 
 #[derive(Debug, Clone)]
 pub struct JobRunLedger {
@@ -108,10 +109,7 @@ impl JobRunLedger {
     }
 
     pub async fn record(&self, run: &JobRun) -> anyhow::Result<()> {
-        const SQL: &str =
-            "INSERT INTO cosmo_job_runs (run_id, job_kind, job_id, as_of, started_at, finished_at,
-                              duration_ms, examined, changed, archived, status, error, details)
-                           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+        const SQL: &str = query_file!("job_runs/insert_run.sql");
         execute_on!(&self.db, pool => sqlx::query(SQL)
             .bind(&run.run_id).bind(run.job_kind.as_str()).bind(&run.job_id).bind(run.as_of).bind(run.started_at)
             .bind(run.finished_at).bind(run.duration_ms).bind(run.examined).bind(run.changed).bind(run.archived)
@@ -121,9 +119,7 @@ impl JobRunLedger {
 
     /// Newest first, optionally of one kind.
     pub async fn recent(&self, kind: Option<JobKind>, limit: usize) -> anyhow::Result<Vec<JobRun>> {
-        const SQL: &str =
-            "SELECT * FROM cosmo_job_runs WHERE (CAST($1 AS TEXT) IS NULL OR job_kind = $1)
-                           ORDER BY started_at DESC, run_id DESC LIMIT $2";
+        const SQL: &str = query_file!("job_runs/recent_runs.sql");
         Ok(
             on_db!(&self.db, pool => sqlx::query_as(SQL).bind(kind.map(JobKind::as_str)).bind(limit as i64).fetch_all(pool).await)?,
         )

@@ -25,25 +25,17 @@ use std::time::Duration;
 
 use crate::config::QueueConfig;
 use crate::db::Db;
+use cosmo_core::query_file;
 
 /// `CREATE TABLE` of the leases, the same on both databases.
-pub(crate) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS cosmo_job_leases (
-    job_id       TEXT PRIMARY KEY,
-    holder       TEXT NOT NULL,
-    refreshed_ms BIGINT NOT NULL,
-    takeover_ms  BIGINT,
-    finished_ms  BIGINT
-)";
+pub(crate) const SCHEMA: &str = query_file!("lease/create_table.sql");
 
-/// The database's clock in milliseconds, per dialect.
-macro_rules! now_ms {
-    (sqlite) => {
-        "CAST(unixepoch('subsec') * 1000 AS INTEGER)"
-    };
-    (postgres) => {
-        "CAST(extract(epoch FROM clock_timestamp()) * 1000 AS BIGINT)"
-    };
-}
+/// Deletes a job's lease, whoever holds it, the same on both databases.
+pub(crate) const DELETE_JOB_LEASE: &str = query_file!("lease/delete_job_lease.sql");
+
+// The statements that read the database's clock in milliseconds have one file per
+// dialect: `CAST(unixepoch('subsec') * 1000 AS INTEGER)` on SQLite,
+// `CAST(extract(epoch FROM clock_timestamp()) * 1000 AS BIGINT)` on PostgreSQL.
 
 /// What a run may do with a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,18 +119,14 @@ impl Leases {
     /// Tries to take `job_id`'s lease for `holder`.
     pub async fn claim(&self, job_id: &str, holder: &str) -> sqlx::Result<Claim> {
         macro_rules! claim {
-            ($tx:expr, $now:expr, $lock:literal) => {{
+            ($tx:expr, $insert:expr, $select:expr) => {{
                 let mut tx = $tx;
-                let inserted = sqlx::query(concat!(
-                    "INSERT INTO cosmo_job_leases (job_id, holder, refreshed_ms) VALUES ($1, $2, ",
-                    $now,
-                    ") ON CONFLICT (job_id) DO NOTHING"
-                ))
-                .bind(job_id)
-                .bind(holder)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
+                let inserted = sqlx::query($insert)
+                    .bind(job_id)
+                    .bind(holder)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
                 if inserted == 1 {
                     tx.commit().await?;
                     return Ok(Claim::Run);
@@ -148,15 +136,10 @@ impl Leases {
                     Option<i64>,
                     Option<i64>,
                     i64,
-                ) = sqlx::query_as(concat!(
-                    "SELECT refreshed_ms, takeover_ms, finished_ms, ",
-                    $now,
-                    " FROM cosmo_job_leases WHERE job_id = $1",
-                    $lock
-                ))
-                .bind(job_id)
-                .fetch_one(&mut *tx)
-                .await?;
+                ) = sqlx::query_as($select)
+                    .bind(job_id)
+                    .fetch_one(&mut *tx)
+                    .await?;
                 let held = Held {
                     refreshed_ms,
                     takeover_ms,
@@ -166,26 +149,20 @@ impl Leases {
                     Decision::Finished => Claim::Finished,
                     Decision::Wait => Claim::Wait,
                     Decision::MarkSilent => {
-                        sqlx::query(
-                            "UPDATE cosmo_job_leases SET takeover_ms = $2 WHERE job_id = $1",
-                        )
-                        .bind(job_id)
-                        .bind(now)
-                        .execute(&mut *tx)
-                        .await?;
+                        sqlx::query(query_file!("lease/mark_silent.sql"))
+                            .bind(job_id)
+                            .bind(now)
+                            .execute(&mut *tx)
+                            .await?;
                         Claim::Wait
                     }
                     Decision::Take => {
-                        sqlx::query(
-                            "UPDATE cosmo_job_leases
-                                SET holder = $2, refreshed_ms = $3, takeover_ms = NULL
-                              WHERE job_id = $1",
-                        )
-                        .bind(job_id)
-                        .bind(holder)
-                        .bind(now)
-                        .execute(&mut *tx)
-                        .await?;
+                        sqlx::query(query_file!("lease/take_over.sql"))
+                            .bind(job_id)
+                            .bind(holder)
+                            .bind(now)
+                            .execute(&mut *tx)
+                            .await?;
                         Claim::Run
                     }
                 };
@@ -196,10 +173,14 @@ impl Leases {
         match &self.db {
             Db::Sqlite(pool) => claim!(
                 pool.begin_with("BEGIN IMMEDIATE").await?,
-                now_ms!(sqlite),
-                ""
+                query_file!("lease/sqlite/insert_lease.sql"),
+                query_file!("lease/sqlite/read_lease.sql")
             ),
-            Db::Postgres(pool) => claim!(pool.begin().await?, now_ms!(postgres), " FOR UPDATE"),
+            Db::Postgres(pool) => claim!(
+                pool.begin().await?,
+                query_file!("lease/postgres/insert_lease.sql"),
+                query_file!("lease/postgres/read_lease.sql")
+            ),
         }
     }
 
@@ -207,22 +188,18 @@ impl Leases {
     /// was taken over: another run has the job now).
     pub async fn refresh(&self, job_id: &str, holder: &str) -> sqlx::Result<bool> {
         macro_rules! refresh {
-            ($pool:expr, $now:expr) => {
-                sqlx::query(concat!(
-                    "UPDATE cosmo_job_leases SET refreshed_ms = ",
-                    $now,
-                    " WHERE job_id = $1 AND holder = $2 AND finished_ms IS NULL"
-                ))
-                .bind(job_id)
-                .bind(holder)
-                .execute($pool)
-                .await?
-                .rows_affected()
+            ($pool:expr, $sql:expr) => {
+                sqlx::query($sql)
+                    .bind(job_id)
+                    .bind(holder)
+                    .execute($pool)
+                    .await?
+                    .rows_affected()
             };
         }
         let n = match &self.db {
-            Db::Sqlite(pool) => refresh!(pool, now_ms!(sqlite)),
-            Db::Postgres(pool) => refresh!(pool, now_ms!(postgres)),
+            Db::Sqlite(pool) => refresh!(pool, query_file!("lease/sqlite/refresh.sql")),
+            Db::Postgres(pool) => refresh!(pool, query_file!("lease/postgres/refresh.sql")),
         };
         Ok(n == 1)
     }
@@ -230,33 +207,25 @@ impl Leases {
     /// `holder` finished `job_id`: a later run of it ends without running.
     pub async fn finish(&self, job_id: &str, holder: &str) -> sqlx::Result<()> {
         macro_rules! finish {
-            ($pool:expr, $now:expr) => {
-                sqlx::query(concat!(
-                    "UPDATE cosmo_job_leases SET finished_ms = ",
-                    $now,
-                    ", refreshed_ms = ",
-                    $now,
-                    " WHERE job_id = $1 AND holder = $2"
-                ))
-                .bind(job_id)
-                .bind(holder)
-                .execute($pool)
-                .await
-                .map(drop)?
+            ($pool:expr, $sql:expr) => {
+                sqlx::query($sql)
+                    .bind(job_id)
+                    .bind(holder)
+                    .execute($pool)
+                    .await
+                    .map(drop)?
             };
         }
         match &self.db {
-            Db::Sqlite(pool) => finish!(pool, now_ms!(sqlite)),
-            Db::Postgres(pool) => finish!(pool, now_ms!(postgres)),
+            Db::Sqlite(pool) => finish!(pool, query_file!("lease/sqlite/finish.sql")),
+            Db::Postgres(pool) => finish!(pool, query_file!("lease/postgres/finish.sql")),
         }
         Ok(())
     }
 
     /// `holder`'s run failed: the next attempt takes the lease afresh.
     pub async fn release(&self, job_id: &str, holder: &str) -> sqlx::Result<()> {
-        crate::db::execute_on!(&self.db, pool => sqlx::query(
-            "DELETE FROM cosmo_job_leases WHERE job_id = $1 AND holder = $2",
-        )
+        crate::db::execute_on!(&self.db, pool => sqlx::query(query_file!("lease/release.sql"))
         .bind(job_id)
         .bind(holder))?;
         Ok(())

@@ -12,6 +12,7 @@ use super::{
     StateCount, state_case, state_condition, status,
 };
 use cosmo_core::domain::OrUnknown;
+use cosmo_core::query_file;
 
 #[derive(Debug, Clone)]
 pub struct PostgresQueue {
@@ -65,7 +66,7 @@ impl JobQueue for PostgresQueue {
             .map_err(anyhow::Error::from)?;
         // Processes start together: the lock makes the second `CREATE` wait, not fail.
         let mut tx = self.pool.begin().await?;
-        sqlx::query("SELECT pg_advisory_xact_lock(hashtext('cosmo_job_leases'))")
+        sqlx::query(query_file!("postgres/lock_lease_table.sql"))
             .execute(&mut *tx)
             .await?;
         sqlx::query(super::lease::SCHEMA).execute(&mut *tx).await?;
@@ -74,7 +75,7 @@ impl JobQueue for PostgresQueue {
     }
 
     async fn ping(&self) -> QueueResult<()> {
-        sqlx::query("SELECT count(*) FROM apalis.jobs WHERE false")
+        sqlx::query(query_file!("postgres/ping.sql"))
             .execute(&self.pool)
             .await?;
         Ok(())
@@ -124,12 +125,9 @@ impl JobQueue for PostgresQueue {
     }
 
     async fn counts(&self) -> QueueResult<Vec<QueueCount>> {
-        let rows = sqlx::query(
-            "SELECT job_type, status, count(*) AS n FROM apalis.jobs GROUP BY job_type, status
-             ORDER BY job_type, status",
-        )
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("postgres/count_by_status.sql"))
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows
             .iter()
             .map(|r| {
@@ -182,19 +180,15 @@ impl JobQueue for PostgresQueue {
 
     async fn retry_job(&self, job_id: &str) -> QueueResult<bool> {
         let mut tx = self.pool.begin().await?;
-        let done = sqlx::query(
-            "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, run_at = now(),
-                lock_by = NULL, lock_at = NULL, done_at = NULL
-             WHERE id = $1 AND status IN ('Failed', 'Killed', 'Done')",
-        )
-        .bind(job_id)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
+        let done = sqlx::query(query_file!("postgres/retry_job.sql"))
+            .bind(job_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
             == 1;
         if done {
             // A finished run's lease would end the revived job without running it.
-            sqlx::query("DELETE FROM cosmo_job_leases WHERE job_id = $1")
+            sqlx::query(super::lease::DELETE_JOB_LEASE)
                 .bind(job_id)
                 .execute(&mut *tx)
                 .await?;
@@ -220,53 +214,35 @@ impl JobQueue for PostgresQueue {
     async fn forget_workers(&self, silent_for: std::time::Duration) -> QueueResult<u64> {
         let silent = silent_for.as_secs_f64();
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "UPDATE apalis.jobs SET lock_by = NULL
-              WHERE status NOT IN ('Running', 'Queued')
-                AND lock_by IN (SELECT id FROM apalis.workers
-                                 WHERE last_seen < now() - make_interval(secs => $1))",
-        )
-        .bind(silent)
-        .execute(&mut *tx)
-        .await?;
-        let forgotten = sqlx::query(
-            "DELETE FROM apalis.workers w
-              WHERE w.last_seen < now() - make_interval(secs => $1)
-                AND NOT EXISTS (SELECT 1 FROM apalis.jobs j WHERE j.lock_by = w.id)",
-        )
-        .bind(silent)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        sqlx::query(
-            "DELETE FROM cosmo_job_leases
-              WHERE refreshed_ms < CAST(extract(epoch FROM clock_timestamp()) * 1000 AS BIGINT)
-                                   - CAST($1 * 1000 AS BIGINT)",
-        )
-        .bind(silent)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query(query_file!("postgres/unlock_silent_workers_jobs.sql"))
+            .bind(silent)
+            .execute(&mut *tx)
+            .await?;
+        let forgotten = sqlx::query(query_file!("postgres/forget_silent_workers.sql"))
+            .bind(silent)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        sqlx::query(query_file!("postgres/delete_stale_leases.sql"))
+            .bind(silent)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(forgotten)
     }
 
     async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64> {
         let mut tx = self.pool.begin().await?;
-        let mut n = sqlx::query(
-            "DELETE FROM apalis.jobs WHERE status <> 'Running'
-               AND (idempotency_key = ANY($1)
-                    OR split_part(idempotency_key, ':', 1) = ANY($1))",
-        )
-        .bind(source_keys)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+        let mut n = sqlx::query(query_file!("postgres/purge_source_jobs.sql"))
+            .bind(source_keys)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
         if let Some(user) = user_id {
             n += sqlx::query(
                 // The key is `<source key>:<user>`; source keys never hold ':', user ids
                 // may, so the user is everything after the first ':'.
-                "DELETE FROM apalis.jobs WHERE status <> 'Running' AND job_type = $1
-                   AND substr(idempotency_key, strpos(idempotency_key, ':') + 1) = $2",
+                query_file!("postgres/purge_user_extractions.sql"),
             )
             .bind(crate::JobKind::ExtractEntities.queue_name())
             .bind(user)

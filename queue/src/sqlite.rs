@@ -11,6 +11,7 @@ use super::{
     StateCount, state_case, state_condition, status,
 };
 use cosmo_core::domain::OrUnknown;
+use cosmo_core::query_file;
 
 #[derive(Debug, Clone)]
 pub struct SqliteQueue {
@@ -60,7 +61,7 @@ impl JobQueue for SqliteQueue {
     }
 
     async fn ping(&self) -> QueueResult<()> {
-        sqlx::query("SELECT count(*) FROM Jobs WHERE 0")
+        sqlx::query(query_file!("sqlite/ping.sql"))
             .execute(&self.pool)
             .await?;
         Ok(())
@@ -73,7 +74,7 @@ impl JobQueue for SqliteQueue {
             .await
             .map_err(|e| anyhow::anyhow!("enqueueing {}: {e}", job.kind))?;
         // The insert is `ON CONFLICT (job_type, idempotency_key) DO NOTHING`.
-        let inserted: i64 = sqlx::query_scalar("SELECT changes()")
+        let inserted: i64 = sqlx::query_scalar(query_file!("sqlite/changes.sql"))
             .fetch_one(&mut *tx)
             .await?;
         tx.commit().await?;
@@ -115,11 +116,9 @@ impl JobQueue for SqliteQueue {
     }
 
     async fn counts(&self) -> QueueResult<Vec<QueueCount>> {
-        let rows = sqlx::query(
-            "SELECT job_type, status, count(*) AS n FROM Jobs GROUP BY job_type, status ORDER BY job_type, status",
-        )
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("sqlite/count_by_status.sql"))
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows
             .iter()
             .map(|r| {
@@ -172,19 +171,15 @@ impl JobQueue for SqliteQueue {
 
     async fn retry_job(&self, job_id: &str) -> QueueResult<bool> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let done = sqlx::query(
-            "UPDATE Jobs SET status = 'Pending', attempts = 0, run_at = strftime('%s', 'now'),
-                lock_by = NULL, lock_at = NULL, done_at = NULL
-             WHERE id = $1 AND status IN ('Failed', 'Killed', 'Done')",
-        )
-        .bind(job_id)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
+        let done = sqlx::query(query_file!("sqlite/retry_job.sql"))
+            .bind(job_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
             == 1;
         if done {
             // A finished run's lease would end the revived job without running it.
-            sqlx::query("DELETE FROM cosmo_job_leases WHERE job_id = $1")
+            sqlx::query(super::lease::DELETE_JOB_LEASE)
                 .bind(job_id)
                 .execute(&mut *tx)
                 .await?;
@@ -210,31 +205,19 @@ impl JobQueue for SqliteQueue {
     async fn forget_workers(&self, silent_for: std::time::Duration) -> QueueResult<u64> {
         let silent = silent_for.as_secs() as i64;
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "UPDATE Jobs SET lock_by = NULL
-              WHERE status NOT IN ('Running', 'Queued')
-                AND lock_by IN (SELECT id FROM Workers
-                                 WHERE strftime('%s', 'now') - last_seen > $1)",
-        )
-        .bind(silent)
-        .execute(&mut *tx)
-        .await?;
-        let forgotten = sqlx::query(
-            "DELETE FROM Workers
-              WHERE strftime('%s', 'now') - last_seen > $1
-                AND NOT EXISTS (SELECT 1 FROM Jobs WHERE Jobs.lock_by = Workers.id)",
-        )
-        .bind(silent)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        sqlx::query(
-            "DELETE FROM cosmo_job_leases
-              WHERE refreshed_ms < CAST(unixepoch('subsec') * 1000 AS INTEGER) - $1 * 1000",
-        )
-        .bind(silent)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query(query_file!("sqlite/unlock_silent_workers_jobs.sql"))
+            .bind(silent)
+            .execute(&mut *tx)
+            .await?;
+        let forgotten = sqlx::query(query_file!("sqlite/forget_silent_workers.sql"))
+            .bind(silent)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        sqlx::query(query_file!("sqlite/delete_stale_leases.sql"))
+            .bind(silent)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(forgotten)
     }
@@ -243,21 +226,17 @@ impl JobQueue for SqliteQueue {
         let mut tx = self.pool.begin().await?;
         let mut n = 0;
         for key in source_keys {
-            n += sqlx::query(
-                "DELETE FROM Jobs WHERE status <> 'Running'
-                   AND (idempotency_key = $1 OR substr(idempotency_key, 1, length($1) + 1) = $1 || ':')",
-            )
-            .bind(key)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+            n += sqlx::query(query_file!("sqlite/purge_source_jobs.sql"))
+                .bind(key)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
         }
         if let Some(user) = user_id {
             n += sqlx::query(
                 // The key is `<source key>:<user>`; source keys never hold ':', user ids
                 // may, so the user is everything after the first ':'.
-                "DELETE FROM Jobs WHERE status <> 'Running' AND job_type = $1
-                   AND substr(idempotency_key, instr(idempotency_key, ':') + 1) = $2",
+                query_file!("sqlite/purge_user_extractions.sql"),
             )
             .bind(crate::JobKind::ExtractEntities.queue_name())
             .bind(user)

@@ -12,6 +12,7 @@ use super::hold::{Taken, keep_lease, settle, take_lease};
 use super::{Ctx, JobContext, JobOutcome};
 use crate::JobEnvelope;
 use crate::db::Db;
+use cosmo_core::query_file;
 use cosmo_telemetry::metrics::{self, JobEnd};
 
 /// Task id, attempt and attempt budget of the running task.
@@ -161,20 +162,18 @@ async fn postpone(db: &Db, job_id: &str, delay: Duration) -> sqlx::Result<()> {
     match db {
         Db::Sqlite(pool) => {
             let at = (chrono::Utc::now() + delay).timestamp() + 1; // whole seconds, rounded up
-            sqlx::query("UPDATE Jobs SET run_at = $1 WHERE id = $2")
+            sqlx::query(query_file!("attempt/sqlite/postpone.sql"))
                 .bind(at)
                 .bind(job_id)
                 .execute(pool)
                 .await?;
         }
         Db::Postgres(pool) => {
-            sqlx::query(
-                "UPDATE apalis.jobs SET run_at = now() + make_interval(secs => $1) WHERE id = $2",
-            )
-            .bind(delay.as_secs_f64())
-            .bind(job_id)
-            .execute(pool)
-            .await?;
+            sqlx::query(query_file!("attempt/postgres/postpone.sql"))
+                .bind(delay.as_secs_f64())
+                .bind(job_id)
+                .execute(pool)
+                .await?;
         }
     }
     Ok(())

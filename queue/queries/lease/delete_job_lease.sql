@@ -1,0 +1,1 @@
+DELETE FROM cosmo_job_leases WHERE job_id = $1

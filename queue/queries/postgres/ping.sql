@@ -1,0 +1,1 @@
+SELECT count(*) FROM apalis.jobs WHERE false
