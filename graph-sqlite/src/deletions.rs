@@ -7,9 +7,16 @@ use std::collections::BTreeSet;
 
 use cosmo_core::domain::Erasure;
 use cosmo_core::graph::GraphResult;
+use cosmo_core::query_file;
 use sqlx::{Sqlite, Transaction};
 
 pub(super) type Tx = Transaction<'static, Sqlite>;
+
+/// Deletes the Macros whose ids are in the JSON array `$1`.
+pub(super) const DELETE_MACROS: &str = query_file!("deletions/delete_macros.sql");
+
+/// Deletes the Storylines whose ids are in the JSON array `$1`.
+pub(super) const DELETE_STORYLINES: &str = query_file!("deletions/delete_storylines.sql");
 
 pub(super) fn json<'a>(keys: impl IntoIterator<Item = &'a String>) -> GraphResult<String> {
     let keys: Vec<&String> = keys.into_iter().collect();
@@ -49,12 +56,7 @@ pub(super) async fn delete_events(
     out: &mut Erasure,
 ) -> GraphResult<()> {
     if !keys.is_empty() {
-        out.events += exec(
-            tx,
-            "DELETE FROM lifecycle_events WHERE memory_key IN (SELECT value FROM json_each($1))",
-            &json(keys)?,
-        )
-        .await?;
+        out.events += exec(tx, query_file!("deletions/delete_events.sql"), &json(keys)?).await?;
     }
     Ok(())
 }
@@ -69,24 +71,13 @@ pub(super) async fn delete_fact_chains(
     if roots.is_empty() {
         return Ok(());
     }
-    let ids: BTreeSet<String> = sqlx::query_scalar(
-        "WITH RECURSIVE chain(fact_id) AS (
-             SELECT value FROM json_each($1)
-             UNION SELECT f.supersedes FROM facts f JOIN chain c ON c.fact_id = f.fact_id
-             WHERE f.supersedes IS NOT NULL)
-         SELECT fact_id FROM chain WHERE fact_id IN (SELECT fact_id FROM facts)",
-    )
-    .bind(json(roots)?)
-    .fetch_all(&mut **tx)
-    .await?
-    .into_iter()
-    .collect();
-    out.facts += exec(
-        tx,
-        "DELETE FROM facts WHERE fact_id IN (SELECT value FROM json_each($1))",
-        &json(&ids)?,
-    )
-    .await?;
+    let ids: BTreeSet<String> = sqlx::query_scalar(query_file!("deletions/fact_chains.sql"))
+        .bind(json(roots)?)
+        .fetch_all(&mut **tx)
+        .await?
+        .into_iter()
+        .collect();
+    out.facts += exec(tx, query_file!("deletions/delete_facts.sql"), &json(&ids)?).await?;
     delete_events(tx, &ids, out).await
 }
 
@@ -102,14 +93,13 @@ pub(super) async fn delete_relationships(
     let keys_json = json(keys)?;
     out.notes += exec(
         tx,
-        "DELETE FROM notes WHERE owner_kind = 'relationship'
-           AND owner_key IN (SELECT value FROM json_each($1))",
+        query_file!("deletions/delete_relationship_notes.sql"),
         &keys_json,
     )
     .await?;
     out.relationships += exec(
         tx,
-        "DELETE FROM relationships WHERE rel_key IN (SELECT value FROM json_each($1))",
+        query_file!("deletions/delete_relationships.sql"),
         &keys_json,
     )
     .await?;
@@ -127,56 +117,37 @@ pub(super) async fn delete_nodes(
         return Ok(());
     }
     let keys_json = json(keys)?;
-    let rels: BTreeSet<String> = sqlx::query_scalar(
-        "SELECT rel_key FROM relationships
-         WHERE from_key IN (SELECT value FROM json_each($1)) OR to_key IN (SELECT value FROM json_each($1))",
-    )
-    .bind(&keys_json)
-    .fetch_all(&mut **tx)
-    .await?
-    .into_iter()
-    .collect();
+    let rels: BTreeSet<String> =
+        sqlx::query_scalar(query_file!("deletions/relationships_of_nodes.sql"))
+            .bind(&keys_json)
+            .fetch_all(&mut **tx)
+            .await?
+            .into_iter()
+            .collect();
     delete_relationships(tx, &rels, out).await?;
-    let storylines: BTreeSet<String> = sqlx::query_scalar(
-        "SELECT storyline_id FROM storylines WHERE anchor_key IN (SELECT value FROM json_each($1))",
-    )
-    .bind(&keys_json)
-    .fetch_all(&mut **tx)
-    .await?
-    .into_iter()
-    .collect();
-    let macros: BTreeSet<String> = sqlx::query_scalar(
-        "SELECT macro_id FROM macros WHERE anchor_key IN (SELECT value FROM json_each($1))",
-    )
-    .bind(&keys_json)
-    .fetch_all(&mut **tx)
-    .await?
-    .into_iter()
-    .collect();
+    let storylines: BTreeSet<String> =
+        sqlx::query_scalar(query_file!("deletions/storylines_anchored_on_nodes.sql"))
+            .bind(&keys_json)
+            .fetch_all(&mut **tx)
+            .await?
+            .into_iter()
+            .collect();
+    let macros: BTreeSet<String> =
+        sqlx::query_scalar(query_file!("deletions/macros_anchored_on_nodes.sql"))
+            .bind(&keys_json)
+            .fetch_all(&mut **tx)
+            .await?
+            .into_iter()
+            .collect();
     out.notes += exec(
         tx,
-        "DELETE FROM notes WHERE owner_kind = 'node' AND owner_key IN (SELECT value FROM json_each($1))",
+        query_file!("deletions/delete_node_notes.sql"),
         &keys_json,
     )
     .await?;
-    out.macros += exec(
-        tx,
-        "DELETE FROM macros WHERE macro_id IN (SELECT value FROM json_each($1))",
-        &json(&macros)?,
-    )
-    .await?;
-    out.storylines += exec(
-        tx,
-        "DELETE FROM storylines WHERE storyline_id IN (SELECT value FROM json_each($1))",
-        &json(&storylines)?,
-    )
-    .await?;
-    out.nodes += exec(
-        tx,
-        "DELETE FROM nodes WHERE entity_key IN (SELECT value FROM json_each($1))",
-        &keys_json,
-    )
-    .await?;
+    out.macros += exec(tx, DELETE_MACROS, &json(&macros)?).await?;
+    out.storylines += exec(tx, DELETE_STORYLINES, &json(&storylines)?).await?;
+    out.nodes += exec(tx, query_file!("deletions/delete_nodes.sql"), &keys_json).await?;
     delete_events(tx, keys, out).await?;
     delete_events(tx, &storylines, out).await?;
     delete_events(tx, &macros, out).await

@@ -8,6 +8,7 @@ use cosmo_core::graph::{
     ClusterRules, EpisodicConsolidation, EpisodicStore, GraphResult, SourceCluster,
 };
 use cosmo_core::ids;
+use cosmo_core::query_file;
 use sqlx::Row;
 
 use super::hierarchy::brief;
@@ -30,31 +31,21 @@ impl EpisodicStore for SqliteGraph {
         salience_below: f64,
         limit: usize,
     ) -> GraphResult<Vec<(SourceBrief, Vec<String>)>> {
-        let rows = sqlx::query(
-            "SELECT entity_key, user_id, summary, coalesce(started_at, created_at) AS event_at FROM sources
-             WHERE state <> 'archived' AND pinned = 0 AND salience < $2
-               AND coalesce(started_at, created_at) < $1 AND created_at < $1
-               AND EXISTS (SELECT 1 FROM mentions m JOIN nodes n ON n.entity_key = m.entity_key
-                           WHERE m.source_key = sources.entity_key AND m.user_id = sources.user_id
-                             AND n.is_owner = 0)
-             ORDER BY event_at, entity_key LIMIT $3",
-        )
-        .bind(micros(older_than))
-        .bind(salience_below)
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("episodic/faded_sources.sql"))
+            .bind(micros(older_than))
+            .bind(salience_below)
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in &rows {
             let b = brief(r)?;
-            let mentioned: Vec<String> = sqlx::query_scalar(
-                "SELECT m.entity_key FROM mentions m JOIN nodes n ON n.entity_key = m.entity_key
-                 WHERE m.source_key = $1 AND m.user_id = $2 AND n.is_owner = 0 ORDER BY m.entity_key",
-            )
-            .bind(&b.entity_key)
-            .bind(&b.user_id)
-            .fetch_all(&self.pool)
-            .await?;
+            let mentioned: Vec<String> =
+                sqlx::query_scalar(query_file!("episodic/mentioned_nodes.sql"))
+                    .bind(&b.entity_key)
+                    .bind(&b.user_id)
+                    .fetch_all(&self.pool)
+                    .await?;
             out.push((b, mentioned));
         }
         Ok(out)
@@ -70,42 +61,23 @@ impl EpisodicStore for SqliteGraph {
         // unpinned) make the cluster; `mentioned_by` (every own Source) against the
         // user's `corpus` decides whether the node is a shared anchor.
         let older_than = micros(rules.older_than);
-        let rows = sqlx::query(
-            "WITH histories AS (SELECT user_id, count(*) AS sources FROM sources GROUP BY user_id)
-             SELECT m.entity_key, m.user_id,
-                    sum(s.state <> 'archived' AND s.pinned = 0
-                        AND coalesce(s.started_at, s.created_at) < $1 AND s.created_at < $1) AS eligible,
-                    count(*) AS mentioned_by, h.sources AS corpus
-             FROM mentions m JOIN sources s ON s.entity_key = m.source_key AND s.user_id = m.user_id
-             JOIN nodes n ON n.entity_key = m.entity_key
-             JOIN histories h ON h.user_id = m.user_id
-             WHERE n.is_owner = 0
-             GROUP BY m.entity_key, m.user_id, h.sources
-             HAVING eligible >= $2 AND (corpus < $4 OR mentioned_by <= $3 * corpus)
-             ORDER BY eligible DESC, m.entity_key LIMIT $5",
-        )
-        .bind(older_than)
-        .bind(count_param(rules.min_sources))
-        .bind(rules.anchor_share)
-        .bind(count_param(rules.anchor_min_sources))
-        .bind(count_param(limit))
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("episodic/source_clusters.sql"))
+            .bind(older_than)
+            .bind(count_param(rules.min_sources))
+            .bind(rules.anchor_share)
+            .bind(count_param(rules.anchor_min_sources))
+            .bind(count_param(limit))
+            .fetch_all(&self.pool)
+            .await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in &rows {
             let entity_key: String = r.try_get("entity_key")?;
             let user_id: String = r.try_get("user_id")?;
-            let sources = sqlx::query(
-                "SELECT s.entity_key, s.user_id, s.summary, coalesce(s.started_at, s.created_at) AS event_at
-                 FROM mentions m JOIN sources s ON s.entity_key = m.source_key AND s.user_id = m.user_id
-                 WHERE m.entity_key = $1 AND s.state <> 'archived' AND s.pinned = 0
-                   AND coalesce(s.started_at, s.created_at) < $2 AND s.created_at < $2
-                 ORDER BY event_at, s.entity_key",
-            )
-            .bind(&entity_key)
-            .bind(older_than)
-            .fetch_all(&self.pool)
-            .await?;
+            let sources = sqlx::query(query_file!("episodic/cluster_sources.sql"))
+                .bind(&entity_key)
+                .bind(older_than)
+                .fetch_all(&self.pool)
+                .await?;
             out.push(SourceCluster {
                 sources: sources.iter().map(brief).collect::<sqlx::Result<_>>()?,
                 entity_key,
@@ -119,24 +91,19 @@ impl EpisodicStore for SqliteGraph {
         let mut tx = self.begin().await?;
         let at = micros(c.at);
         let note_id = ids::note_id(&c.entity_key, SYSTEM_AUTHOR, None, &c.insight);
-        let added = sqlx::query(
-            "INSERT INTO notes (owner_key, note_id, owner_kind, user_id, text, added_by, source_id, date_added,
-                lifetime, expires_at)
-             SELECT $1, $2, 'node', user_id, $3, $4, NULL, $5, $6, $7 FROM nodes WHERE entity_key = $1
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(&c.entity_key)
-        .bind(&note_id)
-        .bind(&c.insight)
-        .bind(SYSTEM_AUTHOR)
-        .bind(at)
-        .bind(c.lifetime.as_str())
-        .bind(c.lifetime.expires_at(c.at).map(micros))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+        let added = sqlx::query(query_file!("episodic/insert_insight_note.sql"))
+            .bind(&c.entity_key)
+            .bind(&note_id)
+            .bind(&c.insight)
+            .bind(SYSTEM_AUTHOR)
+            .bind(at)
+            .bind(c.lifetime.as_str())
+            .bind(c.lifetime.expires_at(c.at).map(micros))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
         if added == 1 {
-            sqlx::query("UPDATE nodes SET is_dirty = 1, updated_at = $2 WHERE entity_key = $1")
+            sqlx::query(query_file!("episodic/mark_node_dirty.sql"))
                 .bind(&c.entity_key)
                 .bind(at)
                 .execute(&mut *tx)
@@ -144,33 +111,26 @@ impl EpisodicStore for SqliteGraph {
         }
         let mut archived = 0;
         for source_key in &c.source_keys {
-            sqlx::query(
-                "INSERT INTO derived_from (entity_key, source_key, user_id, created_at, note_id)
-                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-            )
-            .bind(&c.entity_key)
-            .bind(source_key)
-            .bind(&c.user_id)
-            .bind(at)
-            .bind(&note_id)
-            .execute(&mut *tx)
-            .await?;
-            let previous: Option<String> = sqlx::query_scalar(
-                "SELECT state FROM sources
-                 WHERE entity_key = $1 AND user_id = $2 AND state <> 'archived' AND pinned = 0",
-            )
-            .bind(source_key)
-            .bind(&c.user_id)
-            .fetch_optional(&mut *tx)
-            .await?;
+            sqlx::query(query_file!("episodic/insert_derived_from.sql"))
+                .bind(&c.entity_key)
+                .bind(source_key)
+                .bind(&c.user_id)
+                .bind(at)
+                .bind(&note_id)
+                .execute(&mut *tx)
+                .await?;
+            let previous: Option<String> =
+                sqlx::query_scalar(query_file!("episodic/archivable_source_state.sql"))
+                    .bind(source_key)
+                    .bind(&c.user_id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
             let Some(previous) = previous else { continue };
-            sqlx::query(
-                "UPDATE sources SET state = 'archived', updated_at = $2 WHERE entity_key = $1",
-            )
-            .bind(source_key)
-            .bind(at)
-            .execute(&mut *tx)
-            .await?;
+            sqlx::query(query_file!("episodic/archive_source.sql"))
+                .bind(source_key)
+                .bind(at)
+                .execute(&mut *tx)
+                .await?;
             let event = LifecycleEvent {
                 memory_kind: MemoryKind::Source,
                 memory_key: source_key.clone(),
@@ -191,11 +151,11 @@ impl EpisodicStore for SqliteGraph {
     }
 
     async fn derived_sources(&self, entity_key: &str) -> GraphResult<Vec<String>> {
-        Ok(sqlx::query_scalar(
-            "SELECT DISTINCT source_key FROM derived_from WHERE entity_key = $1 ORDER BY source_key",
+        Ok(
+            sqlx::query_scalar(query_file!("episodic/derived_sources.sql"))
+                .bind(entity_key)
+                .fetch_all(self.pool())
+                .await?,
         )
-        .bind(entity_key)
-        .fetch_all(self.pool())
-        .await?)
     }
 }

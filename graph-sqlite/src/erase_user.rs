@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 use cosmo_core::domain::Erasure;
 use cosmo_core::graph::GraphResult;
+use cosmo_core::query_file;
 
 use super::deletions::{Tx, by_user, delete_fact_chains, delete_nodes, strings};
 use super::erasure::erase_source_in;
@@ -21,77 +22,59 @@ pub(super) async fn erase_user_in(
     out: &mut Erasure,
 ) -> GraphResult<()> {
     // Their graph first: nothing of it needs recounting.
-    let nodes: BTreeSet<String> = strings(
-        tx,
-        "SELECT entity_key FROM nodes WHERE user_id = $1",
-        user_id,
-    )
-    .await?
-    .into_iter()
-    .collect();
-    let facts = strings(tx, "SELECT fact_id FROM facts WHERE user_id = $1", user_id).await?;
+    let nodes: BTreeSet<String> = strings(tx, query_file!("erase_user/user_nodes.sql"), user_id)
+        .await?
+        .into_iter()
+        .collect();
+    let facts = strings(tx, query_file!("erase_user/user_facts.sql"), user_id).await?;
     delete_fact_chains(tx, &facts, out).await?;
     delete_nodes(tx, &nodes, out).await?;
     // Whatever was not reachable from their nodes (nothing, normally).
-    out.notes += by_user(tx, "DELETE FROM notes WHERE user_id = $1", user_id).await?;
-    out.relationships +=
-        by_user(tx, "DELETE FROM relationships WHERE user_id = $1", user_id).await?;
-    out.storylines += by_user(tx, "DELETE FROM storylines WHERE user_id = $1", user_id).await?;
-    out.macros += by_user(tx, "DELETE FROM macros WHERE user_id = $1", user_id).await?;
+    out.notes += by_user(tx, query_file!("erase_user/delete_notes.sql"), user_id).await?;
+    out.relationships += by_user(
+        tx,
+        query_file!("erase_user/delete_relationships.sql"),
+        user_id,
+    )
+    .await?;
+    out.storylines += by_user(tx, query_file!("erase_user/delete_storylines.sql"), user_id).await?;
+    out.macros += by_user(tx, query_file!("erase_user/delete_macros.sql"), user_id).await?;
     for sql in [
-        "DELETE FROM mentions WHERE user_id = $1",
-        "DELETE FROM derived_from WHERE user_id = $1",
-        "DELETE FROM extractions WHERE user_id = $1",
+        query_file!("erase_user/delete_mentions.sql"),
+        query_file!("erase_user/delete_derived_from.sql"),
+        query_file!("erase_user/delete_extractions.sql"),
     ] {
         by_user(tx, sql, user_id).await?;
     }
     // Their own Sources: nobody else drew on one without other participants, so
     // those go at once; a team Source is erased as a single Source would be, so the
     // other participants' graphs drawn from it are cleaned and recounted.
-    let solo = strings(
-        tx,
-        "SELECT entity_key FROM sources s WHERE user_id = $1 AND NOT EXISTS (
-             SELECT 1 FROM source_participants p WHERE p.source_key = s.entity_key AND p.user_id <> $1)
-         ORDER BY entity_key",
-        user_id,
-    )
-    .await?;
+    let solo = strings(tx, query_file!("erase_user/solo_sources.sql"), user_id).await?;
     let facts = strings(
         tx,
-        "SELECT fact_id FROM fact_sources WHERE source_key IN (SELECT entity_key FROM sources WHERE user_id = $1)",
+        query_file!("erase_user/facts_of_own_sources.sql"),
         user_id,
     )
     .await?;
     delete_fact_chains(tx, &facts, out).await?;
     out.sources += by_user(
         tx,
-        "DELETE FROM sources WHERE user_id = $1 AND NOT EXISTS (
-             SELECT 1 FROM source_participants p WHERE p.source_key = sources.entity_key AND p.user_id <> $1)",
+        query_file!("erase_user/delete_solo_sources.sql"),
         user_id,
     )
     .await?;
     out.source_keys.extend(solo);
-    let team = strings(
-        tx,
-        "SELECT entity_key FROM sources WHERE user_id = $1 ORDER BY entity_key",
-        user_id,
-    )
-    .await?;
+    let team = strings(tx, query_file!("erase_user/team_sources.sql"), user_id).await?;
     for key in &team {
         erase_source_in(tx, key, at, out).await?;
     }
     // They leave other users' team Sources.
-    sqlx::query(
-        "UPDATE sources SET participants =
-            (SELECT json_group_array(value) FROM json_each(sources.participants) WHERE value <> $1),
-            updated_at = $2
-         WHERE entity_key IN (SELECT source_key FROM source_participants WHERE user_id = $1)",
-    )
-    .bind(user_id)
-    .bind(at)
-    .execute(&mut **tx)
-    .await?;
-    out.events += sqlx::query("DELETE FROM lifecycle_events WHERE user_id = $1")
+    sqlx::query(query_file!("erase_user/leave_team_sources.sql"))
+        .bind(user_id)
+        .bind(at)
+        .execute(&mut **tx)
+        .await?;
+    out.events += sqlx::query(query_file!("erase_user/delete_events.sql"))
         .bind(user_id)
         .execute(&mut **tx)
         .await?
@@ -101,7 +84,7 @@ pub(super) async fn erase_user_in(
     // a team Source of theirs) cannot catch up from a log that no longer reaches
     // back to where it stands, so it loads anew what it next searches. (Erasing a
     // user is rare; a reload costs about a second per 10⁴ Sources.)
-    sqlx::query("DELETE FROM search_vector_log")
+    sqlx::query(query_file!("erase_user/clear_search_vector_log.sql"))
         .execute(&mut **tx)
         .await?;
     Ok(())

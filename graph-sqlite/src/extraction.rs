@@ -11,16 +11,15 @@ use cosmo_core::domain::{
 };
 use cosmo_core::graph::{ExtractionStore, GraphError, GraphResult};
 use cosmo_core::ids;
+use cosmo_core::query_file;
 use sqlx::{Sqlite, Transaction};
 
 use super::{SqliteGraph, micros};
 
 type Tx = Transaction<'static, Sqlite>;
 
-const MARK_NODE_DIRTY: &str =
-    "UPDATE nodes SET is_dirty = 1, updated_at = $2 WHERE entity_key = $1";
-const MARK_REL_DIRTY: &str =
-    "UPDATE relationships SET is_dirty = 1, updated_at = $2 WHERE rel_key = $1";
+const MARK_NODE_DIRTY: &str = query_file!("extraction/mark_node_dirty.sql");
+const MARK_REL_DIRTY: &str = query_file!("extraction/mark_relationship_dirty.sql");
 
 fn out_key(keys: &[String], i: usize) -> GraphResult<String> {
     keys.get(i)
@@ -36,83 +35,65 @@ async fn merge_node(
     at: DateTime<Utc>,
 ) -> GraphResult<(String, bool)> {
     let entity_type = n.identity.entity_type.clone().unwrap_or_default();
-    let existing: Option<String> = sqlx::query_scalar(
-        "SELECT entity_key FROM nodes WHERE user_id = $1 AND kind = $2 AND identity_name = $3 AND entity_type = $4",
-    )
-    .bind(user_id)
-    .bind(n.identity.kind.as_str())
-    .bind(&n.identity.name)
-    .bind(&entity_type)
-    .fetch_optional(&mut **tx)
-    .await?;
+    let existing: Option<String> = sqlx::query_scalar(query_file!("extraction/find_node.sql"))
+        .bind(user_id)
+        .bind(n.identity.kind.as_str())
+        .bind(&n.identity.name)
+        .bind(&entity_type)
+        .fetch_optional(&mut **tx)
+        .await?;
     if let Some(key) = existing {
         return Ok((key, false));
     }
     let key = ids::node_key(user_id, &n.identity);
     let lc = Lifecycle::new(n.confidence, TtlPolicy::Decay, at);
-    sqlx::query(
-        "INSERT INTO nodes (entity_key, user_id, kind, identity_name, entity_type, name, created_by,
-            salience, state, confidence, access_count, recall_frequency, last_recall_interval,
-            decay_gradient, ttl_policy, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $2, $7, $8, $9, 0, 0, 0, $10, $11, $12, $12)",
-    )
-    .bind(&key)
-    .bind(user_id)
-    .bind(n.identity.kind.as_str())
-    .bind(&n.identity.name)
-    .bind(&entity_type)
-    .bind(&n.display_name)
-    .bind(lc.salience)
-    .bind(lc.state.as_str())
-    .bind(lc.confidence)
-    .bind(lc.decay_gradient)
-    .bind(lc.ttl_policy.as_str())
-    .bind(micros(at))
-    .execute(&mut **tx)
-    .await?;
+    sqlx::query(query_file!("extraction/insert_node.sql"))
+        .bind(&key)
+        .bind(user_id)
+        .bind(n.identity.kind.as_str())
+        .bind(&n.identity.name)
+        .bind(&entity_type)
+        .bind(&n.display_name)
+        .bind(lc.salience)
+        .bind(lc.state.as_str())
+        .bind(lc.confidence)
+        .bind(lc.decay_gradient)
+        .bind(lc.ttl_policy.as_str())
+        .bind(micros(at))
+        .execute(&mut **tx)
+        .await?;
     Ok((key, true))
 }
 
 /// `(Source)-[:mentions]->(node)`, and the hierarchy counters only when the link is new:
 /// a Source counts once per node, on its event time.
 async fn mention(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<bool> {
-    let created = sqlx::query(
-        "INSERT INTO mentions (source_key, entity_key, user_id, created_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(&w.source_key)
-    .bind(key)
-    .bind(&w.user_id)
-    .bind(micros(w.at))
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
+    let created = sqlx::query(query_file!("extraction/insert_mention.sql"))
+        .bind(&w.source_key)
+        .bind(key)
+        .bind(&w.user_id)
+        .bind(micros(w.at))
+        .execute(&mut **tx)
+        .await?
+        .rows_affected()
         == 1;
     if !created {
         return Ok(false);
     }
-    let new_day = sqlx::query(
-        "INSERT INTO node_days (entity_key, day) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-    )
-    .bind(key)
-    .bind(w.event_time.date_naive().to_string())
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
+    let new_day = sqlx::query(query_file!("extraction/insert_node_day.sql"))
+        .bind(key)
+        .bind(w.event_time.date_naive().to_string())
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
     let event = micros(w.event_time);
-    sqlx::query(
-        "UPDATE nodes SET source_count = source_count + 1,
-            first_mentioned_at = min(coalesce(first_mentioned_at, $2), $2),
-            last_mentioned_at = max(coalesce(last_mentioned_at, $2), $2),
-            distinct_source_days = distinct_source_days + $3, updated_at = $4
-         WHERE entity_key = $1",
-    )
-    .bind(key)
-    .bind(event)
-    .bind(new_day as i64)
-    .bind(micros(w.at))
-    .execute(&mut **tx)
-    .await?;
+    sqlx::query(query_file!("extraction/count_node_mention.sql"))
+        .bind(key)
+        .bind(event)
+        .bind(new_day as i64)
+        .bind(micros(w.at))
+        .execute(&mut **tx)
+        .await?;
     confirm(tx, w, key).await?;
     Ok(true)
 }
@@ -121,15 +102,12 @@ async fn mention(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<boo
 /// (Retrieval confirms memories too; this is how themes that keep coming up become
 /// eligible for Storylines before anyone searched for them.)
 async fn confirm(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<()> {
-    let confirmed = sqlx::query(
-        "UPDATE nodes SET state = 'active', updated_at = $2
-         WHERE entity_key = $1 AND state = 'candidate' AND pinned = 0 AND source_count >= 2",
-    )
-    .bind(key)
-    .bind(micros(w.at))
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
+    let confirmed = sqlx::query(query_file!("extraction/confirm_candidate.sql"))
+        .bind(key)
+        .bind(micros(w.at))
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
     if confirmed == 1 {
         let event = LifecycleEvent {
             memory_kind: MemoryKind::Node,
@@ -148,43 +126,30 @@ async fn confirm(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<()>
 
 /// The Source joins a Storyline; its stats and its Macro's move once.
 async fn join_storyline(tx: &mut Tx, w: &ExtractionWrite, storyline_id: &str) -> GraphResult<bool> {
-    let joined = sqlx::query(
-        "INSERT INTO storyline_sources (storyline_id, source_key)
-         SELECT storyline_id, $2 FROM storylines WHERE storyline_id = $1 AND user_id = $3
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(storyline_id)
-    .bind(&w.source_key)
-    .bind(&w.user_id)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
+    let joined = sqlx::query(query_file!("extraction/join_storyline.sql"))
+        .bind(storyline_id)
+        .bind(&w.source_key)
+        .bind(&w.user_id)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected()
         == 1;
     if !joined {
         return Ok(false);
     }
     let (event, at) = (micros(w.event_time), micros(w.at));
-    sqlx::query(
-        "UPDATE storylines SET source_count = source_count + 1,
-            first_source_at = min(coalesce(first_source_at, $2), $2),
-            last_source_at = max(coalesce(last_source_at, $2), $2), is_dirty = 1, updated_at = $3
-         WHERE storyline_id = $1",
-    )
-    .bind(storyline_id)
-    .bind(event)
-    .bind(at)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "UPDATE macros SET total_source_count = total_source_count + 1,
-            last_event_at = max(coalesce(last_event_at, $2), $2), is_dirty = 1, updated_at = $3
-         WHERE macro_id IN (SELECT macro_id FROM macro_storylines WHERE storyline_id = $1)",
-    )
-    .bind(storyline_id)
-    .bind(event)
-    .bind(at)
-    .execute(&mut **tx)
-    .await?;
+    sqlx::query(query_file!("extraction/count_storyline_source.sql"))
+        .bind(storyline_id)
+        .bind(event)
+        .bind(at)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(query_file!("extraction/count_macro_source.sql"))
+        .bind(storyline_id)
+        .bind(event)
+        .bind(at)
+        .execute(&mut **tx)
+        .await?;
     Ok(true)
 }
 
@@ -192,26 +157,18 @@ async fn join_storyline(tx: &mut Tx, w: &ExtractionWrite, storyline_id: &str) ->
 /// `extracted` once its owner's extraction is.
 async fn complete(tx: &mut Tx, w: &ExtractionWrite) -> GraphResult<()> {
     let at = micros(w.at);
-    sqlx::query(
-        "INSERT INTO extractions (source_key, user_id, status, requested_at, started_at, completed_at, updated_at)
-         VALUES ($1, $2, 'extracted', $3, $3, $3, $3)
-         ON CONFLICT (source_key, user_id) DO UPDATE SET status = 'extracted', completed_at = $3,
-            error = NULL, updated_at = $3 WHERE extractions.status <> 'extracted'",
-    )
-    .bind(&w.source_key)
-    .bind(&w.user_id)
-    .bind(at)
-    .execute(&mut **tx)
-    .await?;
-    if w.is_source_owner {
-        sqlx::query(
-            "UPDATE sources SET processing_status = 'extracted', extraction_completed_at = $2, updated_at = $2
-             WHERE entity_key = $1 AND processing_status <> 'extracted'",
-        )
+    sqlx::query(query_file!("extraction/complete_extraction.sql"))
         .bind(&w.source_key)
+        .bind(&w.user_id)
         .bind(at)
         .execute(&mut **tx)
         .await?;
+    if w.is_source_owner {
+        sqlx::query(query_file!("extraction/mark_source_extracted.sql"))
+            .bind(&w.source_key)
+            .bind(at)
+            .execute(&mut **tx)
+            .await?;
     }
     Ok(())
 }
@@ -221,20 +178,19 @@ impl ExtractionStore for SqliteGraph {
     async fn write_extraction(&self, w: &ExtractionWrite) -> GraphResult<ExtractionOutcome> {
         let mut tx = self.begin().await?;
         let mut out = ExtractionOutcome::default();
-        let status: Option<String> = sqlx::query_scalar(
-            "SELECT status FROM extractions WHERE source_key = $1 AND user_id = $2",
-        )
-        .bind(&w.source_key)
-        .bind(&w.user_id)
-        .fetch_optional(&mut *tx)
-        .await?;
+        let status: Option<String> =
+            sqlx::query_scalar(query_file!("extraction/extraction_status.sql"))
+                .bind(&w.source_key)
+                .bind(&w.user_id)
+                .fetch_optional(&mut *tx)
+                .await?;
         if status.as_deref() == Some("extracted") {
             out.already_complete = true;
             return Ok(out);
         }
 
         let owner_key: Option<String> =
-            sqlx::query_scalar("SELECT entity_key FROM nodes WHERE user_id = $1 AND is_owner = 1")
+            sqlx::query_scalar(query_file!("extraction/owner_node.sql"))
                 .bind(&w.user_id)
                 .fetch_optional(&mut *tx)
                 .await?;
@@ -264,42 +220,33 @@ impl ExtractionStore for SqliteGraph {
             let (from, to) = (resolve(rel.from)?, resolve(rel.to)?);
             let key = ids::relationship_key(&w.user_id, &from, &to, &rel.relationship_type);
             let lc = Lifecycle::new(rel.confidence, TtlPolicy::Decay, w.at);
-            let created = sqlx::query(
-                "INSERT INTO relationships (rel_key, user_id, from_key, to_key, relationship_type,
-                    description, attitude, proximity, strength, created_by, salience, state, confidence,
-                    access_count, recall_frequency, last_recall_interval, decay_gradient, ttl_policy,
-                    created_at, updated_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $2, $10, $11, $12, 0, 0, 0, $13, $14, $15, $15)
-                 ON CONFLICT DO NOTHING",
-            )
-            .bind(&key)
-            .bind(&w.user_id)
-            .bind(&from)
-            .bind(&to)
-            .bind(&rel.relationship_type)
-            .bind(&rel.description)
-            .bind(&rel.attitude)
-            .bind(rel.proximity)
-            .bind(rel.strength)
-            .bind(lc.salience)
-            .bind(lc.state.as_str())
-            .bind(lc.confidence)
-            .bind(lc.decay_gradient)
-            .bind(lc.ttl_policy.as_str())
-            .bind(micros(w.at))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
+            let created = sqlx::query(query_file!("extraction/insert_relationship.sql"))
+                .bind(&key)
+                .bind(&w.user_id)
+                .bind(&from)
+                .bind(&to)
+                .bind(&rel.relationship_type)
+                .bind(&rel.description)
+                .bind(&rel.attitude)
+                .bind(rel.proximity)
+                .bind(rel.strength)
+                .bind(lc.salience)
+                .bind(lc.state.as_str())
+                .bind(lc.confidence)
+                .bind(lc.decay_gradient)
+                .bind(lc.ttl_policy.as_str())
+                .bind(micros(w.at))
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
                 == 1;
             out.relationships_created += usize::from(created);
             // Provenance: erasing every Source a relationship came from erases it.
-            sqlx::query(
-                "INSERT OR IGNORE INTO relationship_sources (rel_key, source_key) VALUES ($1, $2)",
-            )
-            .bind(&key)
-            .bind(&w.source_key)
-            .execute(&mut *tx)
-            .await?;
+            sqlx::query(query_file!("extraction/insert_relationship_source.sql"))
+                .bind(&key)
+                .bind(&w.source_key)
+                .execute(&mut *tx)
+                .await?;
             rel_keys.push(key);
         }
 
@@ -311,23 +258,19 @@ impl ExtractionStore for SqliteGraph {
                 }
             };
             let note_id = ids::note_id(&target, &w.user_id, Some(&w.source_key), &note.text);
-            let added = sqlx::query(
-                "INSERT INTO notes (owner_key, note_id, owner_kind, user_id, text, added_by, source_id,
-                    date_added, lifetime, expires_at)
-                 VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
-            )
-            .bind(&target)
-            .bind(&note_id)
-            .bind(owner_kind)
-            .bind(&w.user_id)
-            .bind(&note.text)
-            .bind(&w.source_key)
-            .bind(micros(w.at))
-            .bind(note.lifetime.as_str())
-            .bind(note.lifetime.expires_at(w.at).map(micros))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
+            let added = sqlx::query(query_file!("extraction/insert_note.sql"))
+                .bind(&target)
+                .bind(&note_id)
+                .bind(owner_kind)
+                .bind(&w.user_id)
+                .bind(&note.text)
+                .bind(&w.source_key)
+                .bind(micros(w.at))
+                .bind(note.lifetime.as_str())
+                .bind(note.lifetime.expires_at(w.at).map(micros))
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
                 == 1;
             if added {
                 out.notes_added += 1;

@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use cosmo_core::domain::{ExtractionRecord, ExtractionStatus};
 use cosmo_core::graph::{ExtractionRecordStore, GraphResult};
+use cosmo_core::query_file;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
@@ -29,17 +30,12 @@ impl ExtractionRecordStore for SqliteGraph {
         user_id: &str,
         at: DateTime<Utc>,
     ) -> GraphResult<ExtractionRecord> {
-        sqlx::query(
-            "INSERT INTO extractions (source_key, user_id, status, requested_at, updated_at)
-             VALUES ($1, $2, 'pending', $3, $3)
-             ON CONFLICT (source_key, user_id) DO UPDATE SET status = 'pending', updated_at = $3
-               WHERE extractions.status = 'failed'",
-        )
-        .bind(source_key)
-        .bind(user_id)
-        .bind(micros(at))
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(query_file!("extraction_records/request_extraction.sql"))
+            .bind(source_key)
+            .bind(user_id)
+            .bind(micros(at))
+            .execute(&self.pool)
+            .await?;
         self.extraction(source_key, user_id)
             .await?
             .ok_or_else(|| anyhow::anyhow!("extraction record vanished").into())
@@ -50,7 +46,7 @@ impl ExtractionRecordStore for SqliteGraph {
         source_key: &str,
         user_id: &str,
     ) -> GraphResult<Option<ExtractionRecord>> {
-        let row = sqlx::query("SELECT * FROM extractions WHERE source_key = $1 AND user_id = $2")
+        let row = sqlx::query(query_file!("extraction_records/extraction_record.sql"))
             .bind(source_key)
             .bind(user_id)
             .fetch_optional(&self.pool)
@@ -59,7 +55,7 @@ impl ExtractionRecordStore for SqliteGraph {
     }
 
     async fn extractions(&self, source_key: &str) -> GraphResult<Vec<ExtractionRecord>> {
-        let rows = sqlx::query("SELECT * FROM extractions WHERE source_key = $1 ORDER BY user_id")
+        let rows = sqlx::query(query_file!("extraction_records/extractions_of_source.sql"))
             .bind(source_key)
             .fetch_all(&self.pool)
             .await?;
@@ -77,26 +73,18 @@ impl ExtractionRecordStore for SqliteGraph {
         at: DateTime<Utc>,
     ) -> GraphResult<()> {
         let mut tx = self.begin().await?;
-        sqlx::query(
-            "INSERT INTO extractions (source_key, user_id, status, requested_at, started_at, updated_at)
-             VALUES ($1, $2, 'in_progress', $3, $3, $3)
-             ON CONFLICT (source_key, user_id) DO UPDATE SET status = 'in_progress', started_at = $3,
-               updated_at = $3 WHERE extractions.status <> 'extracted'",
-        )
-        .bind(source_key)
-        .bind(user_id)
-        .bind(micros(at))
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "UPDATE sources SET extraction_started_at = $2, updated_at = $2
-             WHERE entity_key = $1 AND user_id = $3 AND processing_status <> 'extracted'",
-        )
-        .bind(source_key)
-        .bind(micros(at))
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query(query_file!("extraction_records/start_extraction.sql"))
+            .bind(source_key)
+            .bind(user_id)
+            .bind(micros(at))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(query_file!("extraction_records/mark_source_started.sql"))
+            .bind(source_key)
+            .bind(micros(at))
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -109,17 +97,14 @@ impl ExtractionRecordStore for SqliteGraph {
         gave_up: bool,
         at: DateTime<Utc>,
     ) -> GraphResult<()> {
-        sqlx::query(
-            "UPDATE extractions SET status = $5, error = $3, updated_at = $4
-             WHERE source_key = $1 AND user_id = $2 AND status <> 'extracted'",
-        )
-        .bind(source_key)
-        .bind(user_id)
-        .bind(error)
-        .bind(micros(at))
-        .bind(if gave_up { "failed" } else { "pending" })
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(query_file!("extraction_records/record_error.sql"))
+            .bind(source_key)
+            .bind(user_id)
+            .bind(error)
+            .bind(micros(at))
+            .bind(if gave_up { "failed" } else { "pending" })
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
@@ -128,14 +113,11 @@ impl ExtractionRecordStore for SqliteGraph {
         before: DateTime<Utc>,
         limit: usize,
     ) -> GraphResult<Vec<ExtractionRecord>> {
-        let rows = sqlx::query(
-            "SELECT * FROM extractions WHERE status IN ('pending', 'in_progress') AND updated_at < $1
-             ORDER BY updated_at LIMIT $2",
-        )
-        .bind(micros(before))
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("extraction_records/stuck_extractions.sql"))
+            .bind(micros(before))
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows
             .iter()
             .map(extraction_from_row)

@@ -3,10 +3,11 @@
 use async_trait::async_trait;
 use cosmo_core::domain::{Fact, FactExplanation, FactFilter, Weakness};
 use cosmo_core::graph::{FactReadStore, GraphResult};
+use cosmo_core::query_file;
 use sqlx::Row;
 
 use super::SqliteGraph;
-use super::facts::{fact_in, with_links};
+use super::facts::{SUPERSEDED_BY, fact_in, with_links};
 use super::hierarchy::brief;
 
 #[async_trait]
@@ -25,16 +26,13 @@ impl FactReadStore for SqliteGraph {
         limit: usize,
     ) -> GraphResult<Vec<Fact>> {
         let mut tx = self.pool.begin().await?;
-        let rows = sqlx::query(
-            "SELECT * FROM facts WHERE user_id = $1 AND (is_active = 1 OR $2) AND (confirmed = 1 OR NOT $3)
-             ORDER BY valid_from DESC, fact_id LIMIT $4",
-        )
-        .bind(user_id)
-        .bind(filter.include_inactive)
-        .bind(filter.confirmed_only)
-        .bind(limit as i64)
-        .fetch_all(&mut *tx)
-        .await?;
+        let rows = sqlx::query(query_file!("fact_reads/facts_for_user.sql"))
+            .bind(user_id)
+            .bind(filter.include_inactive)
+            .bind(filter.confirmed_only)
+            .bind(limit as i64)
+            .fetch_all(&mut *tx)
+            .await?;
         let mut facts = Vec::with_capacity(rows.len());
         for r in &rows {
             facts.push(with_links(&mut tx, r).await?);
@@ -61,26 +59,18 @@ impl FactReadStore for SqliteGraph {
                 superseded.push(old);
             }
         }
-        let superseded_by: Option<String> =
-            sqlx::query_scalar("SELECT fact_id FROM facts WHERE supersedes = $1 LIMIT 1")
-                .bind(fact_id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        let source_rows = sqlx::query(
-            "SELECT s.entity_key, s.user_id, s.summary, coalesce(s.started_at, s.created_at) AS event_at
-             FROM fact_sources f JOIN sources s ON s.entity_key = f.source_key
-             WHERE f.fact_id = $1 ORDER BY event_at, s.entity_key",
-        )
-        .bind(fact_id)
-        .fetch_all(&mut *tx)
-        .await?;
-        let about_rows = sqlx::query(
-            "SELECT n.entity_key, n.name FROM fact_about a JOIN nodes n ON n.entity_key = a.entity_key
-             WHERE a.fact_id = $1 ORDER BY n.name, n.entity_key",
-        )
-        .bind(fact_id)
-        .fetch_all(&mut *tx)
-        .await?;
+        let superseded_by: Option<String> = sqlx::query_scalar(SUPERSEDED_BY)
+            .bind(fact_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let source_rows = sqlx::query(query_file!("fact_reads/fact_sources_brief.sql"))
+            .bind(fact_id)
+            .fetch_all(&mut *tx)
+            .await?;
+        let about_rows = sqlx::query(query_file!("fact_reads/fact_about_named.sql"))
+            .bind(fact_id)
+            .fetch_all(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(Some(FactExplanation {
             fact,
@@ -101,17 +91,13 @@ impl FactReadStore for SqliteGraph {
         limit: usize,
     ) -> GraphResult<Vec<Fact>> {
         let mut tx = self.pool.begin().await?;
-        let rows = sqlx::query(
-            "SELECT * FROM facts WHERE user_id = $1 AND is_active = 1 AND confirmed = 0
-               AND state <> 'archived' AND (salience < $2 OR confidence < $3)
-             ORDER BY salience, confidence, fact_id LIMIT $4",
-        )
-        .bind(user_id)
-        .bind(weakness.salience_below)
-        .bind(weakness.confidence_below)
-        .bind(limit as i64)
-        .fetch_all(&mut *tx)
-        .await?;
+        let rows = sqlx::query(query_file!("fact_reads/weak_facts.sql"))
+            .bind(user_id)
+            .bind(weakness.salience_below)
+            .bind(weakness.confidence_below)
+            .bind(limit as i64)
+            .fetch_all(&mut *tx)
+            .await?;
         let mut facts = Vec::with_capacity(rows.len());
         for r in &rows {
             facts.push(with_links(&mut tx, r).await?);

@@ -8,6 +8,7 @@ use cosmo_core::domain::{
     Actor, Fact, FactWrite, Lifecycle, LifecycleEvent, MemoryKind, MemoryState, NewFact, TtlPolicy,
 };
 use cosmo_core::graph::{FactStore, GraphError, GraphResult};
+use cosmo_core::query_file;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, Sqlite, Transaction};
 
@@ -16,8 +17,11 @@ use super::{SqliteGraph, decode_embedding, encode_embedding, lifecycle, micros, 
 
 type Tx = Transaction<'static, Sqlite>;
 
+/// The fact that superseded fact `$1`, if any.
+pub(super) const SUPERSEDED_BY: &str = query_file!("facts/superseded_by.sql");
+
 pub(super) async fn fact_in(tx: &mut Tx, fact_id: &str) -> GraphResult<Option<Fact>> {
-    let row = sqlx::query("SELECT * FROM facts WHERE fact_id = $1")
+    let row = sqlx::query(query_file!("facts/fact.sql"))
         .bind(fact_id)
         .fetch_optional(&mut **tx)
         .await?;
@@ -29,18 +33,14 @@ pub(super) async fn fact_in(tx: &mut Tx, fact_id: &str) -> GraphResult<Option<Fa
 
 pub(super) async fn with_links(tx: &mut Tx, r: &SqliteRow) -> GraphResult<Fact> {
     let fact_id: String = r.try_get("fact_id")?;
-    let about: Vec<String> = sqlx::query_scalar(
-        "SELECT entity_key FROM fact_about WHERE fact_id = $1 ORDER BY entity_key",
-    )
-    .bind(&fact_id)
-    .fetch_all(&mut **tx)
-    .await?;
-    let source_keys: Vec<String> = sqlx::query_scalar(
-        "SELECT source_key FROM fact_sources WHERE fact_id = $1 ORDER BY source_key",
-    )
-    .bind(&fact_id)
-    .fetch_all(&mut **tx)
-    .await?;
+    let about: Vec<String> = sqlx::query_scalar(query_file!("facts/fact_about.sql"))
+        .bind(&fact_id)
+        .fetch_all(&mut **tx)
+        .await?;
+    let source_keys: Vec<String> = sqlx::query_scalar(query_file!("facts/fact_sources.sql"))
+        .bind(&fact_id)
+        .fetch_all(&mut **tx)
+        .await?;
     Ok(Fact {
         user_id: r.try_get("user_id")?,
         text: r.try_get("text")?,
@@ -62,28 +62,23 @@ pub(super) async fn with_links(tx: &mut Tx, r: &SqliteRow) -> GraphResult<Fact> 
 
 /// The live fact equal to `f`: the same structured slot, or the same free text.
 async fn live_match(tx: &mut Tx, f: &NewFact) -> GraphResult<Option<Fact>> {
-    let id: Option<String> =
-        match (&f.category, &f.key) {
-            (Some(category), Some(key)) => sqlx::query_scalar(
-                "SELECT fact_id FROM facts WHERE user_id = $1 AND category = $2 AND fact_key = $3
-                   AND is_active = 1",
-            )
-            .bind(&f.user_id)
-            .bind(category)
-            .bind(key)
-            .fetch_optional(&mut **tx)
-            .await?,
-            _ => {
-                sqlx::query_scalar(
-                    "SELECT fact_id FROM facts WHERE user_id = $1 AND text = $2 AND is_active = 1
-                   AND fact_key IS NULL ORDER BY valid_from LIMIT 1",
-                )
+    let id: Option<String> = match (&f.category, &f.key) {
+        (Some(category), Some(key)) => {
+            sqlx::query_scalar(query_file!("facts/live_in_slot.sql"))
+                .bind(&f.user_id)
+                .bind(category)
+                .bind(key)
+                .fetch_optional(&mut **tx)
+                .await?
+        }
+        _ => {
+            sqlx::query_scalar(query_file!("facts/live_with_text.sql"))
                 .bind(&f.user_id)
                 .bind(&f.text)
                 .fetch_optional(&mut **tx)
                 .await?
-            }
-        };
+        }
+    };
     match id {
         Some(id) => fact_in(tx, &id).await,
         None => Ok(None),
@@ -92,63 +87,47 @@ async fn live_match(tx: &mut Tx, f: &NewFact) -> GraphResult<Option<Fact>> {
 
 /// Ends a fact's validity (soft delete).
 async fn end(tx: &mut Tx, fact_id: &str, at: DateTime<Utc>) -> GraphResult<()> {
-    sqlx::query(
-        "UPDATE facts SET is_active = 0, valid_to = $2, updated_at = $2 WHERE fact_id = $1",
-    )
-    .bind(fact_id)
-    .bind(micros(at))
-    .execute(&mut **tx)
-    .await?;
+    sqlx::query(query_file!("facts/end_fact.sql"))
+        .bind(fact_id)
+        .bind(micros(at))
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 
 async fn insert(tx: &mut Tx, f: &NewFact, supersedes: Option<&str>) -> GraphResult<Fact> {
     let l = Lifecycle::new(f.confidence, TtlPolicy::Decay, f.at);
-    sqlx::query(
-        "INSERT INTO facts (fact_id, user_id, text, category, fact_key, value, is_active, valid_from,
-            confirmed, supersedes, embedding, salience, state, confidence, access_count,
-            recall_frequency, last_recall_interval, decay_gradient, ttl_policy, pinned, created_at,
-            updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 1, $7, 0, $8, $9, $10, $11, $12, 0, 0, 0, $13, $14, 0, $7, $7)",
-    )
-    .bind(&f.fact_id)
-    .bind(&f.user_id)
-    .bind(&f.text)
-    .bind(&f.category)
-    .bind(&f.key)
-    .bind(&f.value)
-    .bind(micros(f.at))
-    .bind(supersedes)
-    .bind(encode_embedding(f.embedding.as_deref()))
-    .bind(l.salience)
-    .bind(l.state.as_str())
-    .bind(l.confidence)
-    .bind(l.decay_gradient)
-    .bind(l.ttl_policy.as_str())
-    .execute(&mut **tx)
-    .await?;
+    sqlx::query(query_file!("facts/insert_fact.sql"))
+        .bind(&f.fact_id)
+        .bind(&f.user_id)
+        .bind(&f.text)
+        .bind(&f.category)
+        .bind(&f.key)
+        .bind(&f.value)
+        .bind(micros(f.at))
+        .bind(supersedes)
+        .bind(encode_embedding(f.embedding.as_deref()))
+        .bind(l.salience)
+        .bind(l.state.as_str())
+        .bind(l.confidence)
+        .bind(l.decay_gradient)
+        .bind(l.ttl_policy.as_str())
+        .execute(&mut **tx)
+        .await?;
     let keys = |v: &[String]| serde_json::to_string(v).map_err(anyhow::Error::from);
     // Links only to the user's own nodes and the Sources they can read.
-    sqlx::query(
-        "INSERT OR IGNORE INTO fact_about (fact_id, entity_key)
-         SELECT $1, entity_key FROM nodes
-         WHERE user_id = $2 AND entity_key IN (SELECT value FROM json_each($3))",
-    )
-    .bind(&f.fact_id)
-    .bind(&f.user_id)
-    .bind(keys(&f.about)?)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "INSERT OR IGNORE INTO fact_sources (fact_id, source_key)
-         SELECT $1, source_key FROM source_participants
-         WHERE user_id = $2 AND source_key IN (SELECT value FROM json_each($3))",
-    )
-    .bind(&f.fact_id)
-    .bind(&f.user_id)
-    .bind(keys(&f.source_keys)?)
-    .execute(&mut **tx)
-    .await?;
+    sqlx::query(query_file!("facts/link_about.sql"))
+        .bind(&f.fact_id)
+        .bind(&f.user_id)
+        .bind(keys(&f.about)?)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(query_file!("facts/link_sources.sql"))
+        .bind(&f.fact_id)
+        .bind(&f.user_id)
+        .bind(keys(&f.source_keys)?)
+        .execute(&mut **tx)
+        .await?;
     fact_in(tx, &f.fact_id)
         .await?
         .ok_or_else(|| GraphError::Backend(anyhow::anyhow!("fact {} vanished", f.fact_id)))
@@ -191,11 +170,10 @@ impl FactStore for SqliteGraph {
             .filter(|old| old.user_id == f.user_id)
             .ok_or_else(|| GraphError::NotFound(format!("fact {fact_id}")))?;
         if !old.is_active {
-            let by: Option<String> =
-                sqlx::query_scalar("SELECT fact_id FROM facts WHERE supersedes = $1 LIMIT 1")
-                    .bind(fact_id)
-                    .fetch_optional(&mut *tx)
-                    .await?;
+            let by: Option<String> = sqlx::query_scalar(SUPERSEDED_BY)
+                .bind(fact_id)
+                .fetch_optional(&mut *tx)
+                .await?;
             return Err(GraphError::Conflict(match by {
                 Some(by) => format!("fact {fact_id} was already superseded by {by}"),
                 None => format!("fact {fact_id} is no longer live"),
@@ -230,16 +208,12 @@ impl FactStore for SqliteGraph {
             MemoryState::Candidate | MemoryState::Archived if !l.pinned => MemoryState::Active,
             s => s,
         };
-        sqlx::query(
-            "UPDATE facts SET confirmed = 1, confidence = 1.0, salience = 1.0,
-                ttl_policy = 'keep_forever', state = $2, updated_at = $3
-             WHERE fact_id = $1",
-        )
-        .bind(fact_id)
-        .bind(state.as_str())
-        .bind(micros(at))
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query(query_file!("facts/confirm_fact.sql"))
+            .bind(fact_id)
+            .bind(state.as_str())
+            .bind(micros(at))
+            .execute(&mut *tx)
+            .await?;
         if state != l.state {
             let event = LifecycleEvent {
                 memory_kind: MemoryKind::Fact,

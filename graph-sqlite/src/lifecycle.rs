@@ -7,6 +7,7 @@ use cosmo_core::domain::{
     Actor, Lifecycle, LifecycleChange, LifecycleEvent, MemoryKind, MemoryLifecycle, MemoryState,
 };
 use cosmo_core::graph::{GraphResult, LifecycleStore, LifecycleUpdate, last_change_per_key};
+use cosmo_core::query_file;
 use sha2::{Digest, Sha256};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, Sqlite, Transaction};
@@ -143,12 +144,10 @@ impl LifecycleStore for SqliteGraph {
     }
 
     async fn lifecycle_events(&self, memory_key: &str) -> GraphResult<Vec<LifecycleEvent>> {
-        let rows = sqlx::query(
-            "SELECT * FROM lifecycle_events WHERE memory_key = $1 ORDER BY at, event_id",
-        )
-        .bind(memory_key)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("lifecycle/lifecycle_events.sql"))
+            .bind(memory_key)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows
             .iter()
             .map(event_from_row)

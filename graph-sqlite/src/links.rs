@@ -9,6 +9,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use cosmo_core::domain::{CausalCandidate, NewCausalLink, SourceLink, SourceLinkKind};
 use cosmo_core::graph::{GraphResult, LinkStore};
+use cosmo_core::query_file;
 use sqlx::{Row, Sqlite, Transaction};
 
 use super::{SqliteGraph, micros, parse, time};
@@ -17,18 +18,11 @@ type Tx = Transaction<'static, Sqlite>;
 
 /// The latest Source of a thread before a Source (at event time `$3`, its start else
 /// when it was posted; ties by entity key), and the earliest after it.
-const BEFORE: &str = "
-SELECT entity_key FROM sources
-WHERE thread_key = $1 AND entity_key <> $2
-  AND (coalesce(started_at, created_at) < $3
-       OR (coalesce(started_at, created_at) = $3 AND entity_key < $2))
-ORDER BY coalesce(started_at, created_at) DESC, entity_key DESC LIMIT 1";
-const AFTER: &str = "
-SELECT entity_key FROM sources
-WHERE thread_key = $1 AND entity_key <> $2
-  AND (coalesce(started_at, created_at) > $3
-       OR (coalesce(started_at, created_at) = $3 AND entity_key > $2))
-ORDER BY coalesce(started_at, created_at) ASC, entity_key ASC LIMIT 1";
+const BEFORE: &str = query_file!("links/thread_before.sql");
+const AFTER: &str = query_file!("links/thread_after.sql");
+
+/// What follows a Source in its thread may have been caused by it: marked for a look.
+const MARK_CAUSAL_PENDING: &str = query_file!("links/mark_causal_pending.sql");
 
 async fn insert_temporal(
     tx: &mut Tx,
@@ -37,30 +31,23 @@ async fn insert_temporal(
     user_id: &str,
     at: i64,
 ) -> GraphResult<()> {
-    sqlx::query(
-        "INSERT INTO source_links (kind, from_key, to_key, user_id, confidence, created_at)
-         VALUES ('temporal', $1, $2, $3, 1.0, $4)
-         ON CONFLICT (kind, from_key, to_key) DO NOTHING",
-    )
-    .bind(from)
-    .bind(to)
-    .bind(user_id)
-    .bind(at)
-    .execute(&mut **tx)
-    .await?;
+    sqlx::query(query_file!("links/insert_temporal.sql"))
+        .bind(from)
+        .bind(to)
+        .bind(user_id)
+        .bind(at)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 
 /// Before a Source is deleted: its neighbours in its thread follow each other directly
 /// (the links to it go with it, by cascade).
 pub(super) async fn bridge_temporal(tx: &mut Tx, key: &str, at: i64) -> GraphResult<()> {
-    let rows = sqlx::query(
-        "SELECT from_key, to_key, user_id FROM source_links
-         WHERE kind = 'temporal' AND (to_key = $1 OR from_key = $1)",
-    )
-    .bind(key)
-    .fetch_all(&mut **tx)
-    .await?;
+    let rows = sqlx::query(query_file!("links/temporal_links_of_source.sql"))
+        .bind(key)
+        .fetch_all(&mut **tx)
+        .await?;
     let mut ends: HashMap<bool, (String, String)> = HashMap::new();
     for r in &rows {
         let from: String = r.try_get("from_key")?;
@@ -74,7 +61,7 @@ pub(super) async fn bridge_temporal(tx: &mut Tx, key: &str, at: i64) -> GraphRes
     }
     if let (Some((before, user)), Some((after, _))) = (ends.get(&false), ends.get(&true)) {
         insert_temporal(tx, before, after, user, at).await?;
-        sqlx::query("UPDATE sources SET causal_pending = 1 WHERE entity_key = $1")
+        sqlx::query(MARK_CAUSAL_PENDING)
             .bind(after)
             .execute(&mut **tx)
             .await?;
@@ -91,13 +78,10 @@ impl LinkStore for SqliteGraph {
         at: DateTime<Utc>,
     ) -> GraphResult<bool> {
         let mut tx = self.begin().await?;
-        let Some(row) = sqlx::query(
-            "SELECT user_id, thread_key, coalesce(started_at, created_at) AS event_at
-             FROM sources WHERE entity_key = $1",
-        )
-        .bind(key)
-        .fetch_optional(&mut *tx)
-        .await?
+        let Some(row) = sqlx::query(query_file!("links/source_thread.sql"))
+            .bind(key)
+            .fetch_optional(&mut *tx)
+            .await?
         else {
             return Ok(false);
         };
@@ -109,15 +93,12 @@ impl LinkStore for SqliteGraph {
             // over the gap.
             bridge_temporal(&mut tx, key, micros(at)).await?;
         }
-        let joined = sqlx::query(
-            "UPDATE sources SET thread_key = $2, causal_pending = 1
-             WHERE entity_key = $1 AND thread_key IS NOT $2",
-        )
-        .bind(key)
-        .bind(thread_key)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
+        let joined = sqlx::query(query_file!("links/join_thread.sql"))
+            .bind(key)
+            .bind(thread_key)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
             > 0;
         let mut around = [None, None];
         for (slot, sql) in around.iter_mut().zip([BEFORE, AFTER]) {
@@ -131,16 +112,12 @@ impl LinkStore for SqliteGraph {
         let [before, after] = around;
         // Exactly one link in and one out, to its neighbours; the two no longer follow
         // each other directly.
-        sqlx::query(
-            "DELETE FROM source_links WHERE kind = 'temporal'
-               AND ((to_key = $1 AND from_key IS NOT $2) OR (from_key = $1 AND to_key IS NOT $3)
-                    OR (from_key = $2 AND to_key = $3))",
-        )
-        .bind(key)
-        .bind(&before)
-        .bind(&after)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query(query_file!("links/unlink_thread_neighbours.sql"))
+            .bind(key)
+            .bind(&before)
+            .bind(&after)
+            .execute(&mut *tx)
+            .await?;
         for (from, to) in [
             (before.as_deref(), Some(key)),
             (Some(key), after.as_deref()),
@@ -151,7 +128,7 @@ impl LinkStore for SqliteGraph {
         }
         if joined && let Some(after) = &after {
             // What comes next may have been caused by what just arrived.
-            sqlx::query("UPDATE sources SET causal_pending = 1 WHERE entity_key = $1")
+            sqlx::query(MARK_CAUSAL_PENDING)
                 .bind(after)
                 .execute(&mut *tx)
                 .await?;
@@ -166,27 +143,22 @@ impl LinkStore for SqliteGraph {
         window: usize,
         limit: usize,
     ) -> GraphResult<Vec<CausalCandidate>> {
-        let rows = sqlx::query(
-            "SELECT entity_key, user_id FROM sources
-             WHERE causal_pending = 1 AND entity_key > $1
-             ORDER BY entity_key LIMIT $2",
-        )
-        .bind(after.unwrap_or(""))
-        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .fetch_all(self.pool())
-        .await?;
+        let rows = sqlx::query(query_file!("links/causal_pending_sources.sql"))
+            .bind(after.unwrap_or(""))
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+            .fetch_all(self.pool())
+            .await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let effect_key: String = row.try_get("entity_key")?;
             let mut earlier = Vec::with_capacity(window);
             let mut at = effect_key.clone();
             while earlier.len() < window {
-                let Some(prev) = sqlx::query_scalar::<_, String>(
-                    "SELECT from_key FROM source_links WHERE kind = 'temporal' AND to_key = $1",
-                )
-                .bind(&at)
-                .fetch_optional(self.pool())
-                .await?
+                let Some(prev) =
+                    sqlx::query_scalar::<_, String>(query_file!("links/previous_in_thread.sql"))
+                        .bind(&at)
+                        .fetch_optional(self.pool())
+                        .await?
                 else {
                     break;
                 };
@@ -209,36 +181,29 @@ impl LinkStore for SqliteGraph {
         at: DateTime<Utc>,
     ) -> GraphResult<u64> {
         let mut tx = self.begin().await?;
-        let Some(user_id) =
-            sqlx::query_scalar::<_, String>("SELECT user_id FROM sources WHERE entity_key = $1")
-                .bind(effect_key)
-                .fetch_optional(&mut *tx)
-                .await?
+        let Some(user_id) = sqlx::query_scalar::<_, String>(query_file!("links/source_owner.sql"))
+            .bind(effect_key)
+            .fetch_optional(&mut *tx)
+            .await?
         else {
             return Ok(0);
         };
         let mut written = 0;
         for link in links.iter().filter(|l| l.effect_key == effect_key) {
             // Only between Sources of one owner that both still exist.
-            written += sqlx::query(
-                "INSERT INTO source_links
-                   (kind, from_key, to_key, user_id, confidence, inferred_by, evidence, created_at)
-                 SELECT 'causal', entity_key, $2, $3, $4, $5, $6, $7 FROM sources
-                 WHERE entity_key = $1 AND user_id = $3 AND entity_key <> $2
-                 ON CONFLICT (kind, from_key, to_key) DO NOTHING",
-            )
-            .bind(&link.cause_key)
-            .bind(effect_key)
-            .bind(&user_id)
-            .bind(link.confidence)
-            .bind(&link.inferred_by)
-            .bind(&link.evidence)
-            .bind(micros(at))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+            written += sqlx::query(query_file!("links/insert_causal.sql"))
+                .bind(&link.cause_key)
+                .bind(effect_key)
+                .bind(&user_id)
+                .bind(link.confidence)
+                .bind(&link.inferred_by)
+                .bind(&link.evidence)
+                .bind(micros(at))
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
         }
-        sqlx::query("UPDATE sources SET causal_pending = 0 WHERE entity_key = $1")
+        sqlx::query(query_file!("links/clear_causal_pending.sql"))
             .bind(effect_key)
             .execute(&mut *tx)
             .await?;
@@ -251,17 +216,10 @@ impl LinkStore for SqliteGraph {
             return Ok(Vec::new());
         }
         let keys = serde_json::to_string(keys).map_err(anyhow::Error::from)?;
-        let rows = sqlx::query(
-            "SELECT l.* FROM source_links l
-             WHERE l.from_key IN (SELECT value FROM json_each($1))
-             UNION
-             SELECT l.* FROM source_links l
-             WHERE l.to_key IN (SELECT value FROM json_each($1))
-             ORDER BY kind, from_key, to_key",
-        )
-        .bind(keys)
-        .fetch_all(self.pool())
-        .await?;
+        let rows = sqlx::query(query_file!("links/source_links.sql"))
+            .bind(keys)
+            .fetch_all(self.pool())
+            .await?;
         rows.iter()
             .map(|r| {
                 Ok(SourceLink {

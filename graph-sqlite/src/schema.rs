@@ -2,6 +2,7 @@
 
 use async_trait::async_trait;
 use cosmo_core::graph::{GraphResult, StoreAdmin};
+use cosmo_core::query_file;
 
 use super::SqliteGraph;
 
@@ -18,7 +19,7 @@ impl StoreAdmin for SqliteGraph {
     async fn migrate(&self) -> GraphResult<()> {
         // Decay's statements need SQLite's math functions, compiled in through
         // `LIBSQLITE3_FLAGS` (the workspace's `.cargo/config.toml`).
-        sqlx::query("SELECT exp(0.0), pow(2.0, 0.5)")
+        sqlx::query(query_file!("schema/check_math_functions.sql"))
             .execute(&self.pool)
             .await
             .map_err(|e| {
@@ -38,7 +39,9 @@ impl StoreAdmin for SqliteGraph {
     }
 
     async fn ping(&self) -> GraphResult<()> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        sqlx::query(query_file!("schema/ping.sql"))
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 }

@@ -10,6 +10,7 @@ use cosmo_core::domain::{
 };
 use cosmo_core::graph::{GraphError, GraphResult, SemanticStore};
 use cosmo_core::ids;
+use cosmo_core::query_file;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
@@ -61,13 +62,10 @@ impl SqliteGraph {
             .collect::<sqlx::Result<_>>()?;
         let mut notes = self.notes_of(&keys).await?;
         let mut days: HashMap<String, Vec<NaiveDate>> = HashMap::new();
-        let day_rows = sqlx::query(
-            "SELECT entity_key, day FROM node_days WHERE entity_key IN (SELECT value FROM json_each($1))
-             ORDER BY entity_key, day",
-        )
-        .bind(serde_json::to_string(&keys).map_err(anyhow::Error::from)?)
-        .fetch_all(&self.pool)
-        .await?;
+        let day_rows = sqlx::query(query_file!("semantic/node_days.sql"))
+            .bind(serde_json::to_string(&keys).map_err(anyhow::Error::from)?)
+            .fetch_all(&self.pool)
+            .await?;
         for r in &day_rows {
             let day: String = r.try_get("day")?;
             let day = day
@@ -90,13 +88,10 @@ impl SqliteGraph {
 
     /// Notes per owner key, oldest first.
     async fn notes_of(&self, owner_keys: &[String]) -> GraphResult<HashMap<String, Vec<Note>>> {
-        let rows = sqlx::query(
-            "SELECT * FROM notes WHERE owner_key IN (SELECT value FROM json_each($1))
-             ORDER BY owner_key, date_added, note_id",
-        )
-        .bind(serde_json::to_string(owner_keys).map_err(anyhow::Error::from)?)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("semantic/notes_of_owners.sql"))
+            .bind(serde_json::to_string(owner_keys).map_err(anyhow::Error::from)?)
+            .fetch_all(&self.pool)
+            .await?;
         let mut by_owner: HashMap<String, Vec<Note>> = HashMap::new();
         for r in &rows {
             let note = Note {
@@ -163,18 +158,15 @@ impl SemanticStore for SqliteGraph {
     ) -> GraphResult<SemanticNode> {
         let canonical = names::canonical_person(full_name);
         let mut tx = self.begin().await?;
-        let owner: Option<String> =
-            sqlx::query_scalar("SELECT entity_key FROM nodes WHERE user_id = $1 AND is_owner = 1")
-                .bind(user_id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        let namesake: Option<String> = sqlx::query_scalar(
-            "SELECT entity_key FROM nodes WHERE user_id = $1 AND kind = 'person' AND identity_name = $2",
-        )
-        .bind(user_id)
-        .bind(&canonical)
-        .fetch_optional(&mut *tx)
-        .await?;
+        let owner: Option<String> = sqlx::query_scalar(query_file!("semantic/owner_key.sql"))
+            .bind(user_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let namesake: Option<String> = sqlx::query_scalar(query_file!("semantic/namesake_key.sql"))
+            .bind(user_id)
+            .bind(&canonical)
+            .fetch_optional(&mut *tx)
+            .await?;
         let owner_lc = Lifecycle::owner(at);
         let key = match (owner, namesake) {
             (Some(owner), Some(namesake)) if owner != namesake => {
@@ -183,42 +175,33 @@ impl SemanticStore for SqliteGraph {
                 )));
             }
             (Some(key), _) | (None, Some(key)) => {
-                sqlx::query(
-                    "UPDATE nodes SET is_owner = 1, identity_name = $2, name = $3, state = $4, salience = $5,
-                        confidence = $6, ttl_policy = $7, updated_at = $8
-                     WHERE entity_key = $1 AND (is_owner = 0 OR identity_name <> $2 OR name <> $3)",
-                )
-                .bind(&key)
-                .bind(&canonical)
-                .bind(full_name)
-                .bind(owner_lc.state.as_str())
-                .bind(owner_lc.salience)
-                .bind(owner_lc.confidence)
-                .bind(owner_lc.ttl_policy.as_str())
-                .bind(micros(at))
-                .execute(&mut *tx)
-                .await?;
+                sqlx::query(query_file!("semantic/promote_owner.sql"))
+                    .bind(&key)
+                    .bind(&canonical)
+                    .bind(full_name)
+                    .bind(owner_lc.state.as_str())
+                    .bind(owner_lc.salience)
+                    .bind(owner_lc.confidence)
+                    .bind(owner_lc.ttl_policy.as_str())
+                    .bind(micros(at))
+                    .execute(&mut *tx)
+                    .await?;
                 key
             }
             (None, None) => {
                 let key = ids::owner_key(user_id);
-                sqlx::query(
-                    "INSERT INTO nodes (entity_key, user_id, kind, identity_name, name, is_owner, created_by,
-                        salience, state, confidence, access_count, recall_frequency, last_recall_interval,
-                        decay_gradient, ttl_policy, created_at, updated_at)
-                     VALUES ($1, $2, 'person', $3, $4, 1, $2, $5, $6, $7, 0, 0, 0, 1.0, $8, $9, $9)",
-                )
-                .bind(&key)
-                .bind(user_id)
-                .bind(&canonical)
-                .bind(full_name)
-                .bind(owner_lc.salience)
-                .bind(owner_lc.state.as_str())
-                .bind(owner_lc.confidence)
-                .bind(owner_lc.ttl_policy.as_str())
-                .bind(micros(at))
-                .execute(&mut *tx)
-                .await?;
+                sqlx::query(query_file!("semantic/insert_owner.sql"))
+                    .bind(&key)
+                    .bind(user_id)
+                    .bind(&canonical)
+                    .bind(full_name)
+                    .bind(owner_lc.salience)
+                    .bind(owner_lc.state.as_str())
+                    .bind(owner_lc.confidence)
+                    .bind(owner_lc.ttl_policy.as_str())
+                    .bind(micros(at))
+                    .execute(&mut *tx)
+                    .await?;
                 key
             }
         };
@@ -229,7 +212,7 @@ impl SemanticStore for SqliteGraph {
     }
 
     async fn owner(&self, user_id: &str) -> GraphResult<Option<SemanticNode>> {
-        let rows = sqlx::query("SELECT * FROM nodes WHERE user_id = $1 AND is_owner = 1")
+        let rows = sqlx::query(query_file!("semantic/owner.sql"))
             .bind(user_id)
             .fetch_all(&self.pool)
             .await?;
@@ -237,7 +220,7 @@ impl SemanticStore for SqliteGraph {
     }
 
     async fn node(&self, key: &str) -> GraphResult<Option<SemanticNode>> {
-        let rows = sqlx::query("SELECT * FROM nodes WHERE entity_key = $1")
+        let rows = sqlx::query(query_file!("semantic/node_by_key.sql"))
             .bind(key)
             .fetch_all(&self.pool)
             .await?;
@@ -250,14 +233,12 @@ impl SemanticStore for SqliteGraph {
         after: Option<&str>,
         limit: usize,
     ) -> GraphResult<Vec<SemanticNode>> {
-        let rows = sqlx::query(
-            "SELECT * FROM nodes WHERE user_id = $1 AND entity_key > $2 ORDER BY entity_key LIMIT $3",
-        )
-        .bind(user_id)
-        .bind(after.unwrap_or(""))
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("semantic/nodes_for_user.sql"))
+            .bind(user_id)
+            .bind(after.unwrap_or(""))
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
         self.with_details(rows).await
     }
 
@@ -267,25 +248,20 @@ impl SemanticStore for SqliteGraph {
         after: Option<&str>,
         limit: usize,
     ) -> GraphResult<Vec<Relationship>> {
-        let rows = sqlx::query(
-            "SELECT * FROM relationships WHERE user_id = $1 AND rel_key > $2 ORDER BY rel_key LIMIT $3",
-        )
-        .bind(user_id)
-        .bind(after.unwrap_or(""))
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("semantic/relationships_for_user.sql"))
+            .bind(user_id)
+            .bind(after.unwrap_or(""))
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
         self.relationships_with_notes(rows).await
     }
 
     async fn mentions_for_user(&self, user_id: &str) -> GraphResult<Vec<Mention>> {
-        let rows = sqlx::query(
-            "SELECT source_key, entity_key, user_id FROM mentions WHERE user_id = $1
-             ORDER BY source_key, entity_key",
-        )
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("semantic/mentions_for_user.sql"))
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter()
             .map(|r| {
                 Ok(Mention {

@@ -7,6 +7,7 @@ use cosmo_core::domain::{
     NewSource, Passage, ProcessedContent, ProcessingStatus, Source, SourceRef, SourceWrite,
 };
 use cosmo_core::graph::{GraphResult, SourceStore};
+use cosmo_core::query_file;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
@@ -15,14 +16,7 @@ use super::{
     opt_time, parse,
 };
 
-const INSERT_SOURCE: &str = "INSERT INTO sources (
-    entity_key, user_id, team_id, participants, source_type, raw_content, provenance,
-    context_type, started_at, ended_at, sensitivity, idempotency_key, external_id, content_hash,
-    processing_status, salience, state, confidence, access_count, recall_frequency,
-    last_recall_interval, decay_gradient, ttl_policy, pinned, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'raw',
-    $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
-  ON CONFLICT DO NOTHING";
+const INSERT_SOURCE: &str = query_file!("sources/insert_source.sql");
 
 /// Sources past `raw` whose index another embedder made (`embedded_with` below or above
 /// `$1`) or none recorded (NULL), by key. Written as three seeks of the partial index
@@ -30,16 +24,7 @@ const INSERT_SOURCE: &str = "INSERT INTO sources (
 /// condition, so each part can use it), sorted afterwards: `+entity_key` keeps the
 /// planner from walking the whole table in key order instead, which it prefers for an
 /// `OR` of the three, and which reads every Source when none is stale.
-const STALE_INDEX: &str = "SELECT entity_key, user_id, processing_status FROM (
-    SELECT entity_key, user_id, processing_status FROM sources
-     WHERE processing_status <> 'raw' AND embedded_with IS NULL
-    UNION ALL
-    SELECT entity_key, user_id, processing_status FROM sources
-     WHERE processing_status <> 'raw' AND embedded_with < $1
-    UNION ALL
-    SELECT entity_key, user_id, processing_status FROM sources
-     WHERE processing_status <> 'raw' AND embedded_with > $1)
-  ORDER BY +entity_key LIMIT $2";
+const STALE_INDEX: &str = query_file!("sources/stale_index.sql");
 
 fn source_from_row(r: &SqliteRow) -> sqlx::Result<Source> {
     let json = |col: &str| -> sqlx::Result<Option<serde_json::Value>> {
@@ -96,19 +81,19 @@ async fn replace_passages(
     key: &str,
     passages: &[Passage],
 ) -> GraphResult<()> {
-    sqlx::query("DELETE FROM source_passages WHERE source_key = $1")
+    sqlx::query(query_file!("sources/delete_passages.sql"))
         .bind(key)
         .execute(&mut **tx)
         .await?;
     for (ordinal, passage) in passages.iter().enumerate() {
-        sqlx::query("INSERT INTO source_passages (source_key, ordinal, text) VALUES ($1, $2, $3)")
+        sqlx::query(query_file!("sources/insert_passage.sql"))
             .bind(key)
             .bind(ordinal as i64)
             .bind(&passage.text)
             .execute(&mut **tx)
             .await?;
     }
-    sqlx::query("UPDATE search_docs SET passages = $2 WHERE target = 'source' AND key = $1")
+    sqlx::query(query_file!("sources/update_doc_passages.sql"))
         .bind(key)
         .bind(pack_passages(passages))
         .execute(&mut **tx)
@@ -175,7 +160,7 @@ impl SourceStore for SqliteGraph {
     }
 
     async fn source(&self, key: &str) -> GraphResult<Option<Source>> {
-        let row = sqlx::query("SELECT * FROM sources WHERE entity_key = $1")
+        let row = sqlx::query(query_file!("sources/source_by_key.sql"))
             .bind(key)
             .fetch_optional(&self.pool)
             .await?;
@@ -188,25 +173,21 @@ impl SourceStore for SqliteGraph {
         after: Option<&str>,
         limit: usize,
     ) -> GraphResult<Vec<Source>> {
-        let rows = sqlx::query(
-            "SELECT * FROM sources WHERE user_id = $1 AND entity_key > $2 ORDER BY entity_key LIMIT $3",
-        )
-        .bind(user_id)
-        .bind(after.unwrap_or(""))
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("sources/sources_for_user.sql"))
+            .bind(user_id)
+            .bind(after.unwrap_or(""))
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows.iter().map(source_from_row).collect::<Result<_, _>>()?)
     }
 
     async fn mark_processing_started(&self, key: &str, at: DateTime<Utc>) -> GraphResult<()> {
-        sqlx::query(
-            "UPDATE sources SET processing_started_at = $2, updated_at = $2 WHERE entity_key = $1",
-        )
-        .bind(key)
-        .bind(micros(at))
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(query_file!("sources/mark_processing_started.sql"))
+            .bind(key)
+            .bind(micros(at))
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
@@ -217,24 +198,18 @@ impl SourceStore for SqliteGraph {
         at: DateTime<Utc>,
     ) -> GraphResult<bool> {
         let mut tx = self.begin().await?;
-        let done = sqlx::query(
-            "UPDATE sources SET content = $2, summary = $3, keywords = $4, tags = $5, embedding = $6,
-                embedded_with = NULLIF($8, ''),
-                processing_status = CASE WHEN processing_status = 'raw' THEN 'processed' ELSE processing_status END,
-                processing_completed_at = $7, processing_error = NULL, updated_at = $7
-             WHERE entity_key = $1",
-        )
-        .bind(key)
-        .bind(&p.content)
-        .bind(&p.summary)
-        .bind(serde_json::to_string(&p.keywords).map_err(anyhow::Error::from)?)
-        .bind(serde_json::to_string(&p.tags).map_err(anyhow::Error::from)?)
-        .bind(encode_embedding(Some(&p.embedding)))
-        .bind(micros(at))
-        .bind(&p.embedded_with)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+        let done = sqlx::query(query_file!("sources/save_processed.sql"))
+            .bind(key)
+            .bind(&p.content)
+            .bind(&p.summary)
+            .bind(serde_json::to_string(&p.keywords).map_err(anyhow::Error::from)?)
+            .bind(serde_json::to_string(&p.tags).map_err(anyhow::Error::from)?)
+            .bind(encode_embedding(Some(&p.embedding)))
+            .bind(micros(at))
+            .bind(&p.embedded_with)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
         if done != 1 {
             return Ok(false);
         }
@@ -252,18 +227,14 @@ impl SourceStore for SqliteGraph {
         at: DateTime<Utc>,
     ) -> GraphResult<bool> {
         let mut tx = self.begin().await?;
-        let done = sqlx::query(
-            "UPDATE sources SET embedding = $2, embedded_with = NULLIF($3, ''),
-                processing_error = NULL, updated_at = $4
-             WHERE entity_key = $1",
-        )
-        .bind(key)
-        .bind(encode_embedding(Some(embedding)))
-        .bind(embedded_with)
-        .bind(micros(at))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+        let done = sqlx::query(query_file!("sources/save_index.sql"))
+            .bind(key)
+            .bind(encode_embedding(Some(embedding)))
+            .bind(embedded_with)
+            .bind(micros(at))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
         if done != 1 {
             return Ok(false);
         }
@@ -278,14 +249,12 @@ impl SourceStore for SqliteGraph {
         error: Option<&str>,
         at: DateTime<Utc>,
     ) -> GraphResult<()> {
-        sqlx::query(
-            "UPDATE sources SET processing_error = $2, updated_at = $3 WHERE entity_key = $1",
-        )
-        .bind(key)
-        .bind(error)
-        .bind(micros(at))
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(query_file!("sources/record_processing_error.sql"))
+            .bind(key)
+            .bind(error)
+            .bind(micros(at))
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
@@ -294,15 +263,11 @@ impl SourceStore for SqliteGraph {
         before: DateTime<Utc>,
         limit: usize,
     ) -> GraphResult<Vec<SourceRef>> {
-        let rows = sqlx::query(
-            "SELECT entity_key, user_id, processing_status FROM sources
-             WHERE processing_status IN ('raw', 'processed') AND updated_at < $1
-             ORDER BY updated_at LIMIT $2",
-        )
-        .bind(micros(before))
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("sources/stuck_sources.sql"))
+            .bind(micros(before))
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows.iter().map(source_ref).collect::<sqlx::Result<_>>()?)
     }
 

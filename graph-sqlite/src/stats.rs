@@ -13,6 +13,7 @@ use cosmo_core::domain::{
     ExtractionStatus, MemoryKind, MemoryStats, NodeKind, ProcessingStatus, SourceLinkKind, count,
 };
 use cosmo_core::graph::{GraphError, GraphResult, StatsStore};
+use cosmo_core::query_file;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
@@ -20,65 +21,21 @@ use super::SqliteGraph;
 
 /// Sources by state and status; passages' text from `source_passages`, their vectors
 /// packed in the Source's `search_docs` row.
-const SOURCES: &str = "
-SELECT s.state, s.processing_status, count(*) AS n,
-       sum(length(s.raw_content) + length(s.content) + length(s.summary)
-           + coalesce((SELECT sum(length(p.text)) FROM source_passages p
-                       WHERE p.source_key = s.entity_key), 0)) AS text_chars,
-       sum(coalesce(length(s.embedding), 0) + coalesce(length(d.passages), 0)) AS vector_bytes
-FROM sources s
-LEFT JOIN search_docs d ON d.target = 'source' AND d.key = s.entity_key
-WHERE s.user_id = $1
-GROUP BY s.state, s.processing_status";
+const SOURCES: &str = query_file!("stats/sources.sql");
 
 /// Nodes by kind and state; an orphan is touched by no relationship either way.
-const NODES: &str = "
-SELECT n.kind, n.state, count(*) AS n,
-       sum(NOT EXISTS (SELECT 1 FROM relationships r WHERE r.from_key = n.entity_key)
-           AND NOT EXISTS (SELECT 1 FROM relationships r WHERE r.to_key = n.entity_key))
-         AS orphans,
-       sum(length(n.name) + length(n.description)
-           + coalesce((SELECT sum(length(t.text)) FROM notes t
-                       WHERE t.owner_key = n.entity_key AND t.owner_kind = 'node'), 0))
-         AS text_chars,
-       sum(coalesce(length(n.embedding), 0)) AS vector_bytes
-FROM nodes n
-WHERE n.user_id = $1
-GROUP BY n.kind, n.state";
+const NODES: &str = query_file!("stats/nodes.sql");
 
-const RELATIONSHIPS: &str = "
-SELECT r.relationship_type, r.state, count(*) AS n,
-       sum(length(r.description)
-           + coalesce((SELECT sum(length(t.text)) FROM notes t
-                       WHERE t.owner_key = r.rel_key AND t.owner_kind = 'relationship'), 0))
-         AS text_chars,
-       sum(coalesce(length(r.notes_embedding), 0)) AS vector_bytes
-FROM relationships r
-WHERE r.user_id = $1
-GROUP BY r.relationship_type, r.state";
+const RELATIONSHIPS: &str = query_file!("stats/relationships.sql");
 
 /// Storylines, Macros and facts by state (`inactive`: facts superseded or retracted).
-const AGGREGATES: &str = "
-SELECT 'storyline' AS kind, state, count(*) AS n, 0 AS inactive,
-       sum(length(description)) AS text_chars,
-       sum(coalesce(length(embedding), 0)) AS vector_bytes
-FROM storylines WHERE user_id = $1 GROUP BY state
-UNION ALL
-SELECT 'macro', state, count(*), 0,
-       sum(length(description)), sum(coalesce(length(embedding), 0))
-FROM macros WHERE user_id = $1 GROUP BY state
-UNION ALL
-SELECT 'fact', state, count(*), sum(is_active = 0),
-       sum(length(text) + coalesce(length(value), 0)), sum(coalesce(length(embedding), 0))
-FROM facts WHERE user_id = $1 GROUP BY state";
+const AGGREGATES: &str = query_file!("stats/aggregates.sql");
 
-const EXTRACTIONS: &str =
-    "SELECT status, count(*) AS n FROM extractions WHERE user_id = $1 GROUP BY status";
+const EXTRACTIONS: &str = query_file!("stats/extractions.sql");
 
-const MENTIONS: &str = "SELECT count(*) FROM mentions WHERE user_id = $1";
+const MENTIONS: &str = query_file!("stats/mentions.sql");
 
-const SOURCE_LINKS: &str =
-    "SELECT kind, count(*) AS n FROM source_links WHERE user_id = $1 GROUP BY kind";
+const SOURCE_LINKS: &str = query_file!("stats/source_links.sql");
 
 fn parse<T: FromStr>(row: &SqliteRow, col: &str) -> GraphResult<T>
 where

@@ -6,6 +6,7 @@ use cosmo_core::domain::{
     MemoryState, Relationship, SourceMeta, SourcePassage, SourceType, Storyline,
 };
 use cosmo_core::graph::{GraphResult, ViewStore};
+use cosmo_core::query_file;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
@@ -43,14 +44,10 @@ fn meta_from_row(r: &SqliteRow) -> sqlx::Result<SourceMeta> {
 #[async_trait]
 impl ViewStore for SqliteGraph {
     async fn passages(&self, source_keys: &[String]) -> GraphResult<Vec<SourcePassage>> {
-        let rows = sqlx::query(
-            "SELECT p.source_key, p.ordinal, p.text
-             FROM json_each($1) k JOIN source_passages p ON p.source_key = k.value
-             ORDER BY k.key, p.ordinal",
-        )
-        .bind(json(&distinct(source_keys))?)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("views/passages.sql"))
+            .bind(json(&distinct(source_keys))?)
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter()
             .map(|r| {
                 Ok(SourcePassage {
@@ -84,17 +81,12 @@ impl ViewStore for SqliteGraph {
         node_keys: &[String],
         limit: usize,
     ) -> GraphResult<Vec<Relationship>> {
-        let rows = sqlx::query(
-            "SELECT * FROM relationships WHERE user_id = $1
-               AND (from_key IN (SELECT value FROM json_each($2))
-                    OR to_key IN (SELECT value FROM json_each($2)))
-             ORDER BY strength DESC, rel_key LIMIT $3",
-        )
-        .bind(user_id)
-        .bind(json(node_keys)?)
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("views/relationships_of.sql"))
+            .bind(user_id)
+            .bind(json(node_keys)?)
+            .bind(limit as i64)
+            .fetch_all(&self.pool)
+            .await?;
         self.relationships_with_notes(rows).await
     }
 
@@ -114,13 +106,10 @@ impl ViewStore for SqliteGraph {
     }
 
     async fn storylines_about(&self, anchor_key: &str) -> GraphResult<Vec<Storyline>> {
-        let rows = sqlx::query(
-            "SELECT * FROM storylines WHERE anchor_key = $1
-             ORDER BY coalesce(last_source_at, created_at) DESC, storyline_id",
-        )
-        .bind(anchor_key)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(query_file!("views/storylines_about.sql"))
+            .bind(anchor_key)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows
             .iter()
             .map(storyline_from_row)

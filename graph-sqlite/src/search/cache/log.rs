@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use cosmo_core::domain::Target;
 use cosmo_core::graph::GraphResult;
+use cosmo_core::query_file;
 use futures::TryStreamExt;
 use sqlx::SqlitePool;
 
@@ -24,13 +25,10 @@ impl Bounds {
     pub(super) async fn read(pool: &SqlitePool) -> GraphResult<Self> {
         // Each subquery reads one end of an index (one query asking for min and max of
         // the log would scan it).
-        let (first, last): (Option<i64>, i64) = sqlx::query_as(
-            "SELECT (SELECT min(seq) FROM search_vector_log),
-                    (SELECT coalesce(max(seq), 0) FROM sqlite_sequence
-                     WHERE name = 'search_vector_log')",
-        )
-        .fetch_one(pool)
-        .await?;
+        let (first, last): (Option<i64>, i64) =
+            sqlx::query_as(query_file!("search/log_bounds.sql"))
+                .fetch_one(pool)
+                .await?;
         Ok(Self { first, last })
     }
 
@@ -53,16 +51,13 @@ pub(super) async fn catch_up<P: Part>(
     state: &mut State<P>,
     last: i64,
 ) -> GraphResult<()> {
-    let keys: Vec<String> = sqlx::query_scalar(
-        "SELECT DISTINCT key FROM search_vector_log
-         WHERE user_id = $1 AND target = $2 AND seq > $3 AND seq <= $4",
-    )
-    .bind(user_id)
-    .bind(target.as_str())
-    .bind(state.seq)
-    .bind(last)
-    .fetch_all(pool)
-    .await?;
+    let keys: Vec<String> = sqlx::query_scalar(query_file!("search/log_keys_since.sql"))
+        .bind(user_id)
+        .bind(target.as_str())
+        .bind(state.seq)
+        .bind(last)
+        .fetch_all(pool)
+        .await?;
     for chunk in keys.chunks(500) {
         let mut found: HashMap<String, P::Entry> = HashMap::new();
         let mut rows = sqlx::query(P::rows_sql(target, true))

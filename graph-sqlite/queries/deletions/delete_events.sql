@@ -1,0 +1,1 @@
+DELETE FROM lifecycle_events WHERE memory_key IN (SELECT value FROM json_each($1))

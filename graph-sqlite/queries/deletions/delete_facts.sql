@@ -1,0 +1,1 @@
+DELETE FROM facts WHERE fact_id IN (SELECT value FROM json_each($1))

@@ -1,0 +1,1 @@
+DELETE FROM macros WHERE macro_id IN (SELECT value FROM json_each($1))

@@ -1,0 +1,1 @@
+DELETE FROM nodes WHERE entity_key IN (SELECT value FROM json_each($1))

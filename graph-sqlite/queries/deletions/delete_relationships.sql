@@ -1,0 +1,1 @@
+DELETE FROM relationships WHERE rel_key IN (SELECT value FROM json_each($1))

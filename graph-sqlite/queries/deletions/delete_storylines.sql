@@ -1,0 +1,1 @@
+DELETE FROM storylines WHERE storyline_id IN (SELECT value FROM json_each($1))

@@ -1,0 +1,1 @@
+DELETE FROM search_vector_log

@@ -1,0 +1,1 @@
+DELETE FROM derived_from WHERE user_id = $1

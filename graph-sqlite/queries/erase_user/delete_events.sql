@@ -1,0 +1,1 @@
+DELETE FROM lifecycle_events WHERE user_id = $1

@@ -1,0 +1,1 @@
+DELETE FROM extractions WHERE user_id = $1

@@ -1,0 +1,1 @@
+DELETE FROM macros WHERE user_id = $1

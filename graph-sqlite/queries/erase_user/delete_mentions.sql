@@ -1,0 +1,1 @@
+DELETE FROM mentions WHERE user_id = $1

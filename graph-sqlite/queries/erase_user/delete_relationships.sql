@@ -1,0 +1,1 @@
+DELETE FROM relationships WHERE user_id = $1

@@ -1,0 +1,1 @@
+DELETE FROM storylines WHERE user_id = $1

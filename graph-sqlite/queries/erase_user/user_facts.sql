@@ -1,0 +1,1 @@
+SELECT fact_id FROM facts WHERE user_id = $1

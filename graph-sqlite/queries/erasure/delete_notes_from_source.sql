@@ -1,0 +1,1 @@
+DELETE FROM notes WHERE source_id = $1

@@ -1,0 +1,1 @@
+DELETE FROM sources WHERE entity_key = $1

@@ -1,0 +1,1 @@
+SELECT entity_key FROM sources WHERE entity_key = $1

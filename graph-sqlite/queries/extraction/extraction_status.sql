@@ -1,0 +1,1 @@
+SELECT status FROM extractions WHERE source_key = $1 AND user_id = $2

@@ -1,0 +1,1 @@
+SELECT * FROM facts WHERE fact_id = $1

@@ -1,0 +1,2 @@
+UPDATE storylines SET description = $2, embedding = coalesce($3, embedding), is_dirty = 0, updated_at = $4
+WHERE storyline_id = $1

@@ -1,0 +1,1 @@
+SELECT user_id FROM sources WHERE entity_key = $1

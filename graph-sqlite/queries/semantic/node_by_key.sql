@@ -1,0 +1,1 @@
+SELECT * FROM nodes WHERE entity_key = $1

@@ -1,0 +1,1 @@
+SELECT entity_key FROM nodes WHERE user_id = $1 AND is_owner = 1

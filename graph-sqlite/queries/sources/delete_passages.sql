@@ -1,0 +1,1 @@
+DELETE FROM source_passages WHERE source_key = $1

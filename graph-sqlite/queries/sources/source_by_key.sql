@@ -1,0 +1,1 @@
+SELECT * FROM sources WHERE entity_key = $1

@@ -1,0 +1,1 @@
+SELECT count(*) FROM mentions WHERE user_id = $1

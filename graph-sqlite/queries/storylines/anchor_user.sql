@@ -1,0 +1,1 @@
+SELECT user_id FROM nodes WHERE entity_key = $1

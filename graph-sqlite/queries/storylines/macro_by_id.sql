@@ -1,0 +1,1 @@
+SELECT * FROM macros WHERE macro_id = $1

@@ -1,0 +1,1 @@
+SELECT * FROM storylines WHERE storyline_id = $1
