@@ -312,6 +312,54 @@ mod tests {
         assert_eq!(cosine_bytes(&bytes, &[0.0, 0.0], 0.0), None);
     }
 
+    /// A user's Sources are read from their participations, each then looked up by key:
+    /// led by `search_docs`, SQLite walks every user's Sources (in a file of 10⁶ Sources
+    /// over 100 users, minutes for a user's first question).
+    #[tokio::test]
+    async fn a_users_sources_are_read_from_their_participations() {
+        use cosmo_core::graph::StoreAdmin;
+        use sqlx::Row;
+        let dir = tempfile::tempdir().unwrap();
+        let graph = SqliteGraph::open(&dir.path().join("graph.db"))
+            .await
+            .unwrap();
+        graph.migrate().await.unwrap();
+        for sql in [
+            vector_sql!(source),
+            vector_sql!(source, KEYS),
+            vectors::docs_sql(Target::Source, false),
+            vectors::docs_sql(Target::Source, true),
+            texts::rows_sql(Target::Source, false),
+            texts::rows_sql(Target::Source, true),
+        ] {
+            let params = (1..=6).filter(|n| sql.contains(&format!("${n}"))).count();
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")));
+            for _ in 0..params {
+                query = query.bind("[]");
+            }
+            let plan: Vec<String> = query
+                .fetch_all(graph.pool())
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| r.get::<String, _>("detail"))
+                .collect();
+            let steps: Vec<&String> = plan
+                .iter()
+                .filter(|d| d.starts_with("SEARCH") || d.starts_with("SCAN"))
+                .collect();
+            assert!(
+                steps[0].starts_with("SEARCH p USING COVERING INDEX"),
+                "{sql}\n{plan:#?}"
+            );
+            assert!(
+                plan.iter()
+                    .any(|d| d.ends_with("search_docs_1 (target=? AND key=?)")),
+                "{sql}\n{plan:#?}"
+            );
+        }
+    }
+
     #[test]
     fn the_heap_keeps_the_best() {
         let mut heap = BinaryHeap::new();

@@ -26,6 +26,15 @@ macro_rules! vector_sql {
             " AND d.key IN (SELECT value FROM json_each($5))"
         )
     };
+    // The user's participations first (CROSS JOIN fixes SQLite's join order): led by
+    // `search_docs`, the planner reads every user's Sources.
+    (source) => {
+        "SELECT d.key, d.embedding, d.passages
+         FROM source_participants p CROSS JOIN search_docs d
+           ON d.target = 'source' AND d.key = p.source_key
+         WHERE p.user_id = $1 AND d.visibility <= $2 AND d.at >= $3 AND d.at < $4
+           AND d.embedding IS NOT NULL"
+    };
     ($docs:tt) => {
         concat!(
             "SELECT d.key, d.embedding, d.passages FROM ",

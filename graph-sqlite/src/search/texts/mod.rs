@@ -31,7 +31,8 @@ use cosmo_core::graph::text_rank::{avg_len, idf, norm, query_words, term_score};
 use sqlx::SqlitePool;
 use sqlx::sqlite::SqliteRow;
 
-use self::rows::{Entry, rows_sql};
+use self::rows::Entry;
+pub(super) use self::rows::rows_sql;
 use super::cache::{Cache, Filter, Part, best_first};
 
 /// A memory's place in its part beyond its postings: key, filter fields, term list.

@@ -9,7 +9,7 @@ use sqlx::sqlite::SqliteRow;
 /// The searched text of the user's (`$1`) memories of `target`, whatever their state
 /// and time, as columns `c0`–`c2` (empty when the kind has fewer): of every memory
 /// (`some` false) or of the keys in `$2` (a JSON array).
-pub(super) fn rows_sql(target: Target, some: bool) -> &'static str {
+pub(in crate::search) fn rows_sql(target: Target, some: bool) -> &'static str {
     macro_rules! both {
         ($($t:tt)+) => {
             if some {
@@ -23,10 +23,10 @@ pub(super) fn rows_sql(target: Target, some: bool) -> &'static str {
         Target::Source => both!(
             "SELECT d.key, d.visibility, d.at, s.summary AS c0, s.content AS c1,
                     s.keywords AS c2
-             FROM search_docs d
-             JOIN source_participants p ON p.source_key = d.key AND p.user_id = $1
+             FROM source_participants p
+             CROSS JOIN search_docs d ON d.target = 'source' AND d.key = p.source_key
              JOIN sources s ON s.entity_key = d.key
-             WHERE d.target = 'source'"
+             WHERE p.user_id = $1"
         ),
         Target::Node => both!(
             "SELECT d.key, d.visibility, d.at, n.name AS c0, n.description AS c1, '' AS c2

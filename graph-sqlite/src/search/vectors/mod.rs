@@ -35,9 +35,12 @@ use super::{Scored, best_passage, cosine_bytes};
 macro_rules! user_docs {
     (source $(, $keys:literal)?) => {
         concat!(
-            "SELECT d.key, d.visibility, d.at, d.embedding, d.passages FROM search_docs d
-             JOIN source_participants p ON p.source_key = d.key AND p.user_id = $1
-             WHERE d.target = 'source' AND d.embedding IS NOT NULL"
+            // The user's participations first (CROSS JOIN fixes the order in SQLite):
+            // led by `search_docs`, the planner reads every user's Sources.
+            "SELECT d.key, d.visibility, d.at, d.embedding, d.passages
+             FROM source_participants p CROSS JOIN search_docs d
+               ON d.target = 'source' AND d.key = p.source_key
+             WHERE p.user_id = $1 AND d.embedding IS NOT NULL"
             $(, $keys)?
         )
     };
@@ -53,7 +56,7 @@ macro_rules! user_docs {
 }
 
 /// `user_docs!` for `target`, of every memory (`false`) or of the keys in `$2` (`true`).
-fn docs_sql(target: Target, some: bool) -> &'static str {
+pub(super) fn docs_sql(target: Target, some: bool) -> &'static str {
     macro_rules! both {
         ($($t:tt)+) => {
             if some {
