@@ -262,3 +262,27 @@ pub(crate) fn json<T: serde::Serialize + ?Sized>(
 ) -> cosmo_core::graph::GraphResult<String> {
     Ok(serde_json::to_string(keys).map_err(anyhow::Error::from)?)
 }
+
+/// The steps of `sql`'s query plan (`EXPLAIN QUERY PLAN`, each step's `detail`) on a
+/// freshly migrated store, its parameters bound to `params` in order: for tests that
+/// hold a statement to the indexes it must use.
+#[cfg(test)]
+pub(crate) async fn query_plan(sql: &str, params: &[&str]) -> Vec<String> {
+    use cosmo_core::graph::StoreAdmin;
+    let dir = tempfile::tempdir().unwrap();
+    let graph = SqliteGraph::open(&dir.path().join("graph.db"))
+        .await
+        .unwrap();
+    graph.migrate().await.unwrap();
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")));
+    for param in params {
+        query = query.bind(*param);
+    }
+    query
+        .fetch_all(graph.pool())
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get::<String, _>("detail"))
+        .collect()
+}

@@ -317,13 +317,6 @@ mod tests {
     /// over 100 users, minutes for a user's first question).
     #[tokio::test]
     async fn a_users_sources_are_read_from_their_participations() {
-        use cosmo_core::graph::StoreAdmin;
-        use sqlx::Row;
-        let dir = tempfile::tempdir().unwrap();
-        let graph = SqliteGraph::open(&dir.path().join("graph.db"))
-            .await
-            .unwrap();
-        graph.migrate().await.unwrap();
         for sql in [
             vector_sql!(source),
             vector_sql!(source, KEYS),
@@ -333,17 +326,7 @@ mod tests {
             texts::rows_sql(Target::Source, true),
         ] {
             let params = (1..=6).filter(|n| sql.contains(&format!("${n}"))).count();
-            let mut query = sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")));
-            for _ in 0..params {
-                query = query.bind("[]");
-            }
-            let plan: Vec<String> = query
-                .fetch_all(graph.pool())
-                .await
-                .unwrap()
-                .iter()
-                .map(|r| r.get::<String, _>("detail"))
-                .collect();
+            let plan = crate::query_plan(sql, &vec!["[]"; params]).await;
             let steps: Vec<&String> = plan
                 .iter()
                 .filter(|d| d.starts_with("SEARCH") || d.starts_with("SCAN"))

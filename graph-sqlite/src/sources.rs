@@ -284,28 +284,12 @@ impl SourceStore for SqliteGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cosmo_core::graph::ports::*;
 
     /// The plan of the stale scan: seeks of the version index only, never a walk of the
     /// whole table, so a reconcile run that finds nothing stale reads nothing.
     #[tokio::test]
     async fn the_stale_scan_seeks_the_version_index() {
-        let dir = tempfile::tempdir().unwrap();
-        let graph = SqliteGraph::open(&dir.path().join("graph.db"))
-            .await
-            .unwrap();
-        graph.migrate().await.unwrap();
-        let plan: Vec<String> = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "EXPLAIN QUERY PLAN {STALE_INDEX}"
-        )))
-        .bind("offline:offline-static-v2:384")
-        .bind(500i64)
-        .fetch_all(graph.pool())
-        .await
-        .unwrap()
-        .iter()
-        .map(|r| r.get::<String, _>("detail"))
-        .collect();
+        let plan = crate::query_plan(STALE_INDEX, &["offline:offline-static-v2:384", "500"]).await;
         let on_sources: Vec<&String> = plan.iter().filter(|d| d.contains(" sources ")).collect();
         assert_eq!(on_sources.len(), 3, "{plan:#?}");
         for detail in on_sources {

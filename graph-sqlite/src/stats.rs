@@ -144,13 +144,6 @@ mod tests {
     /// Every query seeks the user's rows through an index, never walks a table.
     #[tokio::test]
     async fn every_query_seeks_an_index_on_the_user() {
-        let dir = tempfile::tempdir().unwrap();
-        let graph = SqliteGraph::open(&dir.path().join("graph.db"))
-            .await
-            .unwrap();
-        cosmo_core::graph::StoreAdmin::migrate(&graph)
-            .await
-            .unwrap();
         for sql in [
             SOURCES,
             NODES,
@@ -160,15 +153,7 @@ mod tests {
             MENTIONS,
             SOURCE_LINKS,
         ] {
-            let plan: Vec<String> =
-                sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))
-                    .bind("alex")
-                    .fetch_all(graph.pool())
-                    .await
-                    .unwrap()
-                    .iter()
-                    .map(|r| r.get::<String, _>("detail"))
-                    .collect();
+            let plan = crate::query_plan(sql, &["alex"]).await;
             // A `SCAN` walks a whole table or index; every step must be a `SEARCH`.
             assert!(
                 plan.iter().all(|d| !d.starts_with("SCAN")),
