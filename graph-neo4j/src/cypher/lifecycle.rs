@@ -1,7 +1,8 @@
 //! `cypher/lifecycle/`: lifecycle pages, reads (`get_*`), locked reads (`lock_*`, for
 //! read-decide-write updates) and batched lifecycle writes for each memory kind (the
-//! label and key are fixed per file, picked from the closed `MemoryKind` enum), and the
-//! lifecycle event log.
+//! label and key are fixed per file, picked from the closed `MemoryKind` enum), decay's
+//! set-based statements (`decay_page_*` per kind, then `decay_nodes` or
+//! `decay_relationships` over the page's element ids), and the lifecycle event log.
 
 use super::{Statement, statement};
 
@@ -81,6 +82,33 @@ pub const RECORD_EVENTS: Statement = statement!(
 );
 pub const EVENTS: Statement = statement!("lifecycle/events.cypher", [memory_key]);
 
+pub const DECAY_PAGE_SOURCE: Statement = page!("lifecycle/decay_page_source.cypher");
+pub const DECAY_PAGE_NODE: Statement = page!("lifecycle/decay_page_node.cypher");
+pub const DECAY_PAGE_RELATIONSHIP: Statement = page!("lifecycle/decay_page_relationship.cypher");
+pub const DECAY_PAGE_STORYLINE: Statement = page!("lifecycle/decay_page_storyline.cypher");
+pub const DECAY_PAGE_MACRO: Statement = page!("lifecycle/decay_page_macro.cypher");
+pub const DECAY_PAGE_FACT: Statement = page!("lifecycle/decay_page_fact.cypher");
+
+/// Decay's arithmetic over one page, for nodes and for relationships.
+macro_rules! decay {
+    ($file:literal) => {
+        statement!(
+            $file,
+            [
+                ids,
+                as_of,
+                base_rate,
+                confident_candidate,
+                archive_below,
+                ephemeral_seconds,
+            ]
+        )
+    };
+}
+
+pub const DECAY_NODES: Statement = decay!("lifecycle/decay_nodes.cypher");
+pub const DECAY_RELATIONSHIPS: Statement = decay!("lifecycle/decay_relationships.cypher");
+
 pub const ALL: &[&Statement] = &[
     &PAGE_SOURCE,
     &PAGE_NODE,
@@ -108,4 +136,12 @@ pub const ALL: &[&Statement] = &[
     &APPLY_FACT,
     &RECORD_EVENTS,
     &EVENTS,
+    &DECAY_PAGE_SOURCE,
+    &DECAY_PAGE_NODE,
+    &DECAY_PAGE_RELATIONSHIP,
+    &DECAY_PAGE_STORYLINE,
+    &DECAY_PAGE_MACRO,
+    &DECAY_PAGE_FACT,
+    &DECAY_NODES,
+    &DECAY_RELATIONSHIPS,
 ];

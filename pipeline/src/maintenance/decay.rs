@@ -3,8 +3,8 @@
 //! last decay and the last access, so running nightly, weekly or twice a night gives
 //! the same salience; a second run for the same as-of time writes nothing, which is also
 //! what makes an interrupted run safe to repeat. Each page is one store call and one
-//! write transaction ([`DecayStore::decay_page`]): on SQLite set-based statements
-//! doing the pure function's arithmetic, elsewhere the pure function applied in bulk.
+//! write transaction ([`DecayStore::decay_page`]): set-based statements doing the pure
+//! function's arithmetic, on both stores.
 //!
 //! [`DecayStore::decay_page`]: cosmo_shared::graph::DecayStore::decay_page
 

@@ -34,6 +34,8 @@ macro_rules! graph_contract {
                 reads_page_through_everything,
                 lifecycle_pages_walk_every_memory_once,
                 decay_pages_decide_as_the_pure_function_does,
+                decay_pages_equal_the_pure_function_for_any_lifecycle,
+                accesses_during_decay_are_not_lost,
                 apply_lifecycle_writes_every_field,
                 candidates_are_confirmed_by_a_second_source,
                 completed_extractions_are_final,

@@ -24,6 +24,10 @@ pub struct Store {
     _dir: Option<tempfile::TempDir>,
     /// Deletes the key space on a shared server; dropped after `graph`.
     _key_space: Option<KeySpace>,
+    /// How far (relative) a salience the store decays may be from `lifecycle::decay`'s:
+    /// 0 on SQLite, whose `exp` and `pow` are the C maths library Rust calls; on Neo4j
+    /// they are Java's, which may round the last bit differently.
+    decay_tolerance: f64,
 }
 
 /// The users a case works with, in the store's key space.
@@ -37,6 +41,10 @@ pub struct Users {
 impl Store {
     pub fn graph(&self) -> &dyn GraphStore {
         &*self.graph
+    }
+
+    pub fn decay_tolerance(&self) -> f64 {
+        self.decay_tolerance
     }
 
     pub fn users(&self) -> Users {
@@ -61,6 +69,7 @@ pub async fn sqlite() -> Option<Store> {
         suffix: String::new(),
         _dir: Some(dir),
         _key_space: None,
+        decay_tolerance: 0.0,
     })
 }
 
@@ -98,6 +107,7 @@ async fn neo4j_store(what: &str, over_fetched: bool) -> Option<Store> {
         _key_space: Some(KeySpace::new(config, suffix.clone())),
         suffix,
         _dir: None,
+        decay_tolerance: 1e-12,
     })
 }
 

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::LifecycleStore;
 use crate::domain::MemoryKind;
 use crate::graph::GraphResult;
-use crate::lifecycle::{self, LifecycleParams};
+use crate::lifecycle::LifecycleParams;
 
 /// What one [`DecayStore::decay_page`] call read and wrote.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -31,44 +31,21 @@ pub fn to_stored_precision(at: DateTime<Utc>) -> DateTime<Utc> {
     at.trunc_subsecs(6)
 }
 
-/// [`DecayStore::decay_page`] from two generic operations, for a store without a
-/// set-based statement: the page read, then every memory of it decided again by
-/// [`lifecycle::decay`] under the store's lock ([`LifecycleStore::update_lifecycles`]), so an
-/// access or a pin since the read is not lost; the changes are written in bulk.
-pub async fn decay_page_by_parts<G: LifecycleStore + ?Sized>(
-    g: &G,
-    kind: MemoryKind,
-    after: Option<&str>,
-    limit: usize,
-    as_of: DateTime<Utc>,
-    params: &LifecycleParams,
-) -> GraphResult<DecayPage> {
-    let as_of = to_stored_precision(as_of);
-    let page = g.lifecycle_page(kind, after, limit).await?;
-    let keys: Vec<String> = page.iter().map(|m| m.key.clone()).collect();
-    let changes = g
-        .update_lifecycles(kind, &keys, &|m| lifecycle::decay_change(m, as_of, params))
-        .await?;
-    Ok(DecayPage {
-        examined: page.len(),
-        last_key: page.last().map(|m| m.key.clone()),
-        changed: changes.len(),
-        archived: changes.iter().filter(|c| c.event.is_some()).count(),
-    })
-}
-
 #[async_trait]
 pub trait DecayStore: LifecycleStore {
     /// Decay's step: the page of `limit` memories of `kind` after `after` (in key order,
     /// as [`lifecycle_page`](Self::lifecycle_page) walks them), each decayed to `as_of`
-    /// exactly as [`lifecycle::decay`] decides (pinned ones untouched; `as_of` taken to
-    /// the microsecond, as times are stored: [`to_stored_precision`]), written with an
-    /// event for each memory archived, in one write transaction: an access or a pin
-    /// committed meanwhile is seen or waits, never lost. The same `as_of` again changes
-    /// nothing.
+    /// as [`lifecycle::decay`] decides (pinned ones untouched; `as_of` taken to the
+    /// microsecond, as times are stored: [`to_stored_precision`]), written with an event
+    /// for each memory archived, in one write transaction: an access or a pin committed
+    /// meanwhile is seen or waits, never lost. The same `as_of` again changes nothing.
     ///
-    /// By default [`decay_page_by_parts`]; a store that can decay a page in one
-    /// set-based statement provides its own.
+    /// Each store does it set-based: its statements do the arithmetic of
+    /// [`lifecycle::decay`] themselves (a store whose maths library rounds differently
+    /// may differ in a salience's last bit), and the graph contract suite holds them to
+    /// it.
+    ///
+    /// [`lifecycle::decay`]: crate::lifecycle::decay
     async fn decay_page(
         &self,
         kind: MemoryKind,
@@ -76,7 +53,5 @@ pub trait DecayStore: LifecycleStore {
         limit: usize,
         as_of: DateTime<Utc>,
         params: &LifecycleParams,
-    ) -> GraphResult<DecayPage> {
-        decay_page_by_parts(self, kind, after, limit, as_of, params).await
-    }
+    ) -> GraphResult<DecayPage>;
 }

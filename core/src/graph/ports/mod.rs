@@ -24,7 +24,7 @@ mod views;
 
 pub use admin::StoreAdmin;
 pub use consolidation::ConsolidationStore;
-pub use decay::{DecayPage, DecayStore, decay_page_by_parts, to_stored_precision};
+pub use decay::{DecayPage, DecayStore, to_stored_precision};
 pub use episodic::{ClusterRules, EpisodicConsolidation, EpisodicStore, SourceCluster};
 pub use erasure::ErasureStore;
 pub use extraction::ExtractionStore;

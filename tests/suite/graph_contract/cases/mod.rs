@@ -2,6 +2,7 @@
 
 mod access;
 mod consolidation;
+pub(crate) mod decay;
 mod erase_more;
 mod erase_user;
 mod erasure;
@@ -24,6 +25,9 @@ mod text_ranking;
 
 pub use access::*;
 pub use consolidation::*;
+pub use decay::{
+    accesses_during_decay_are_not_lost, decay_pages_equal_the_pure_function_for_any_lifecycle,
+};
 pub use erase_more::*;
 pub use erase_user::*;
 pub use erasure::*;
