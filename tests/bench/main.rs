@@ -27,6 +27,7 @@ use clap::{Parser, Subcommand};
 
 mod corpus;
 mod decay;
+mod decay_neo4j;
 mod explore;
 mod first_run;
 mod harness;
@@ -95,10 +96,13 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_value = "4,16")]
         concurrency: Vec<usize>,
     },
-    /// Decay over N semantic nodes on the embedded store.
+    /// Decay over N semantic nodes on the embedded store, or on the Neo4j server named
+    /// by `NEO4J_URI` (`NEO4J_USER`, `NEO4J_PASSWORD`), under this run's own keys.
     Decay {
         #[arg(long, default_value_t = 100_000)]
         nodes: u64,
+        #[arg(long, value_enum, default_value_t = explore::Store::Sqlite)]
+        store: explore::Store,
     },
     /// Storyline and Macro promotion over a graph of N nodes on the embedded store.
     Promotion {
@@ -204,7 +208,10 @@ async fn main() -> anyhow::Result<()> {
             queue,
         } => ingest::run(seconds, concurrency, queue).await,
         Command::Pipeline { sources, workers } => pipeline::run(sources, &workers).await,
-        Command::Decay { nodes } => decay::run(nodes).await,
+        Command::Decay { nodes, store } => match store {
+            explore::Store::Sqlite => decay::run(nodes).await,
+            explore::Store::Neo4j => decay_neo4j::run(nodes).await,
+        },
         Command::Promotion { nodes } => promotion::run(nodes).await,
         Command::Explore {
             sources,

@@ -71,8 +71,15 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
     } else {
         &["10000", "100000", "1000000"]
     };
-    for &n in nodes {
-        runs.push(vec!["decay", "--nodes", n]);
+    // On the embedded store; and on the Neo4j server named by NEO4J_URI, when there is one.
+    let mut stores = vec!["sqlite"];
+    if std::env::var("NEO4J_URI").is_ok_and(|u| !u.is_empty()) {
+        stores.push("neo4j");
+    }
+    for &store in &stores {
+        for &n in nodes {
+            runs.push(vec!["decay", "--store", store, "--nodes", n]);
+        }
     }
     for &n in nodes {
         runs.push(vec!["promotion", "--nodes", n]);
@@ -82,11 +89,6 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
     } else {
         (&["10000", "100000"], "100")
     };
-    // On the embedded store; and on the Neo4j server named by NEO4J_URI, when there is one.
-    let mut stores = vec!["sqlite"];
-    if std::env::var("NEO4J_URI").is_ok_and(|u| !u.is_empty()) {
-        stores.push("neo4j");
-    }
     for store in stores {
         for &s in sources {
             runs.push(vec![

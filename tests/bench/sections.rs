@@ -164,6 +164,8 @@ CPU). To size a fleet for a model of latency L and a target of R Sources/s: proc
 }
 
 pub fn decay(d: &mut String, rows: &[Row]) {
+    let on_neo4j = |r: &&Row| r.get("store").map(String::as_str) == Some("neo4j");
+    let (neo4j, embedded): (Vec<&Row>, Vec<&Row>) = rows.iter().partition(on_neo4j);
     d.push_str(
         "
 ## Maintenance: `decay` on the embedded store
@@ -187,7 +189,7 @@ SQLite reads through its memory map.
 |---:|---:|---:|---:|---:|---:|---:|
 ",
     );
-    for r in rows {
+    for r in embedded {
         let _ = writeln!(
             d,
             "| {} | {} | {} | {} | {} | {} MiB | {} MiB |",
@@ -214,6 +216,58 @@ counts the database pages read through the memory map (`mmap_size`, up to 256
 MiB), which grow with the file up to that cap; the heap column does not.
 ",
     );
+    decay_neo4j(d, &neo4j);
+}
+
+/// The same measurement on the Neo4j server at `NEO4J_URI` (rows only when it was set).
+fn decay_neo4j(d: &mut String, rows: &[&Row]) {
+    d.push_str(
+        "
+## Maintenance: `decay` on Neo4j
+
+```sh
+NEO4J_URI=bolt://… NEO4J_USER=neo4j NEO4J_PASSWORD=… \\
+  ./target/release/cosmo-bench decay --store neo4j --nodes 100000
+```
+
+The same N nodes on the Neo4j server, under this run's own keys and users (deleted
+after it), then one `decay` job run 30 days after their creation, through the store's
+pages: per page, its element ids in key order, then one statement that write-locks each
+memory, does `lifecycle::decay`'s arithmetic in Cypher and writes what changed
+(`cypher/lifecycle/decay_nodes.cypher`). **Ceiling**: 30 days later, on the same nodes,
+the same arithmetic in one statement per 50,000 nodes (as `CALL { … } IN TRANSACTIONS
+OF 50000 ROWS` would), with no locks, no state changes and no events to look for. The
+job walks every memory the database holds (*examined*).
+",
+    );
+    if rows.is_empty() {
+        d.push_str(
+            "
+Not measured in this run: `NEO4J_URI` was not set (this machine has no Neo4j server).
+`cosmo-bench all` adds the 10⁴, 10⁵ and 10⁶ runs on Neo4j when it is set.
+",
+        );
+        return;
+    }
+    d.push_str(
+        "
+| nodes | examined | decay run | nodes/s | ceiling (a statement per 50,000) | ratio | peak heap of the run |
+|---:|---:|---:|---:|---:|---:|---:|
+",
+    );
+    for r in rows {
+        let _ = writeln!(
+            d,
+            "| {} | {} | {} | {} | {} | {} | {} MiB |",
+            int(s(r, "nodes")),
+            int(s(r, "examined")),
+            secs(f(r, "seconds")),
+            num(f(r, "nodes_per_second"), 0),
+            secs(f(r, "ceiling_seconds")),
+            num(f(r, "ratio"), 2),
+            num(f(r, "peak_anon_mib"), 1),
+        );
+    }
 }
 
 pub fn promotion(d: &mut String, rows: &[Row]) {

@@ -119,7 +119,9 @@ small sizes (a smoke test, about a minute; all but `first-run`, a cold build of 
 own); `--out FILE` writes elsewhere; `--only
 decay,pickup` runs those benchmarks alone and replaces only their sections, each then
 noting the run that measured it. Each section gives the command that runs its benchmark
-alone (after `cargo build --release --bins`).
+alone (after `cargo build --release --bins`). With `NEO4J_URI` (and `NEO4J_USER`,
+`NEO4J_PASSWORD`) naming a Neo4j 5.26 server, `all` also runs `decay` and `explore` on
+it, under keys and users of the run's own, deleted after it (their Neo4j sections).
 
 ## Machine and run
 
@@ -242,10 +244,21 @@ pub fn replace_sections(old: &str, i: &Inputs, names: &[String]) -> String {
         .unwrap_or(parts.len());
     let mut after: Option<usize> = None;
     for (name, section) in all.iter().cloned() {
+        let chosen = names.iter().any(|n| n == name);
+        if chosen {
+            // A section may hold more than one heading (a store's own table): the old
+            // parts of its later headings go, the new text holds them.
+            let later: Vec<&str> = section
+                .lines()
+                .filter(|l| l.starts_with("## "))
+                .skip(1)
+                .collect();
+            parts.retain(|p| !heading(p).is_some_and(|h| later.contains(&h)));
+        }
         let position = parts
             .iter()
             .position(|p| heading(p).is_some_and(|h| Some(h) == heading(&section)));
-        if names.iter().any(|n| n == name) {
+        if chosen {
             let note = format!(
                 "\n> Measured alone, by `{}`,\n> at commit {} on {} ({}); the rest of this file comes from earlier runs.\n",
                 i.command, i.machine.commit, i.machine.date, i.machine.cpu
