@@ -167,7 +167,7 @@ pub async fn list_facts(
 pub async fn memory_stats(app: &AppState, tenant: &Tenant, user_id: &str) -> ApiResult<UserStats> {
     let user_id = parse_user_id("user_id", user_id)?;
     let graph_user_id = tenant_user(app, tenant, &user_id).await?;
-    Ok(cosmo_pipeline::stats::user_stats(&app.svc, &graph_user_id).await?)
+    Ok(cosmo_pipeline::stats::user_stats(&*app.svc.graph, &app.svc.runs, &graph_user_id).await?)
 }
 
 /// Checks that what a fact refers to belongs to its user, embeds it, and makes the

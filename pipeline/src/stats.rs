@@ -11,9 +11,9 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use cosmo_shared::domain::MemoryStats;
-use cosmo_shared::job_runs::RunStatus;
+use cosmo_shared::graph::StatsStore;
+use cosmo_shared::job_runs::{JobRunLedger, RunStatus};
 use cosmo_shared::queue::JobKind;
-use cosmo_shared::services::Services;
 
 /// A user's memory in numbers.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
@@ -89,16 +89,20 @@ pub struct LastRun {
     pub status: RunStatus,
 }
 
-/// The stats of the user the graph knows as `graph_user_id`.
-pub async fn user_stats(svc: &Services, graph_user_id: &str) -> anyhow::Result<UserStats> {
-    let memory = svc.graph.memory_stats(graph_user_id).await?;
+/// The stats of the user the graph knows as `graph_user_id`: the graph's count, and the
+/// last run of each maintenance job from `runs`.
+pub async fn user_stats(
+    graph: &dyn StatsStore,
+    runs: &JobRunLedger,
+    graph_user_id: &str,
+) -> anyhow::Result<UserStats> {
+    let memory = graph.memory_stats(graph_user_id).await?;
     let mut maintenance = MaintenanceRuns::default();
     for kind in JobKind::ALL.iter().filter(|k| k.is_maintenance()) {
         let Some(slot) = maintenance.of_mut(*kind) else {
             continue;
         };
-        *slot = svc
-            .runs
+        *slot = runs
             .recent(Some(*kind), 1)
             .await?
             .into_iter()
