@@ -11,9 +11,8 @@
 //! are an eighth of them. What that costs in recall is measured by `cosmo-bench
 //! explore` (the top 50 against exact search).
 //!
-//! Kept in step with every write, and bounded, by the cache it lives in (`cache/`):
-//! a user whose vectors alone would not fit the budget is searched by streaming the
-//! stored vectors instead (`None` from [`VectorIndex::shortlist`]).
+//! Kept in step with every write, and bounded, by its cache (`cache/`): a user whose
+//! vectors would not fit is searched by streaming them (`None` from [`VectorIndex::shortlist`]).
 
 mod codes;
 #[cfg(test)]
