@@ -33,7 +33,7 @@ pub enum Store {
 }
 
 impl Store {
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Self::Sqlite => "sqlite",
             Self::Neo4j => "neo4j",

@@ -8,11 +8,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cosmo_shared::config::Config;
+use cosmo_shared::config::{Config, GraphBackend, Neo4jConfig};
 use cosmo_shared::services::Services;
+use cosmo_tests::neo4j::KeySpace;
 use cosmo_tests::pg::TempPostgres;
 
-/// Where the queue (and the directory) live; the graph is a SQLite file either way.
+pub use crate::explore::Store as GraphKind;
+
+/// Where the queue (and the directory) live; the graph is a SQLite file unless the
+/// stores are [on Neo4j](Stores::on_neo4j).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Queue {
     /// The embedded default: queue, directory and graph in one SQLite file.
@@ -36,7 +40,18 @@ pub struct Stores {
     pub dir: tempfile::TempDir,
     pub database_url: String,
     pub graph_path: PathBuf,
+    /// The graph on the Neo4j server at `NEO4J_URI` instead of the SQLite file.
+    pub neo4j: Option<OnNeo4j>,
     _pg: Option<TempPostgres>,
+}
+
+/// A benchmark's graph on a shared Neo4j server: its users carry a suffix of the run's
+/// own, and everything under them is deleted when the stores are dropped.
+#[derive(Debug)]
+pub struct OnNeo4j {
+    pub config: Neo4jConfig,
+    pub suffix: String,
+    _space: KeySpace,
 }
 
 impl Stores {
@@ -49,6 +64,7 @@ impl Stores {
                     database_url: format!("sqlite://{}", db.display()),
                     graph_path: db,
                     dir,
+                    neo4j: None,
                     _pg: None,
                 }
             }
@@ -58,10 +74,47 @@ impl Stores {
                     database_url: pg.url.clone(),
                     graph_path: dir.path().join("graph.db"),
                     dir,
+                    neo4j: None,
                     _pg: Some(pg),
                 }
             }
         })
+    }
+
+    /// With `graph` Neo4j: the same stores with the graph on the Neo4j server at
+    /// `NEO4J_URI` (`NEO4J_USER`, `NEO4J_PASSWORD`, `NEO4J_DATABASE`), the users named by
+    /// [`Stores::user`] deleted with everything of theirs when the stores are dropped;
+    /// `None` when `NEO4J_URI` is not set.
+    pub fn on(mut self, graph: GraphKind) -> Option<Self> {
+        if graph == GraphKind::Sqlite {
+            return Some(self);
+        }
+        let config = cosmo_tests::neo4j::config_from_env()?;
+        let suffix = cosmo_tests::neo4j::new_suffix();
+        self.neo4j = Some(OnNeo4j {
+            _space: KeySpace::new(config.clone(), suffix.clone()),
+            config,
+            suffix,
+        });
+        Some(self)
+    }
+
+    /// The graph's name in result lines.
+    pub fn graph_name(&self) -> &'static str {
+        if self.neo4j.is_some() {
+            "neo4j"
+        } else {
+            "sqlite"
+        }
+    }
+
+    /// A benchmark's user `name` as posted: with the run's suffix on a shared Neo4j
+    /// server (so reruns never meet an earlier run's Sources), as it is otherwise.
+    pub fn user(&self, name: &str) -> String {
+        match &self.neo4j {
+            Some(n) => format!("{name}{}", n.suffix),
+            None => name.to_owned(),
+        }
     }
 
     /// The settings every process of a benchmark runs with: the defaults, these stores,
@@ -70,6 +123,10 @@ impl Stores {
         let mut c = Config::default();
         c.database.url = self.database_url.clone();
         c.graph.sqlite_path = Some(self.graph_path.clone());
+        if let Some(n) = &self.neo4j {
+            c.graph.backend = GraphBackend::Neo4j;
+            c.graph.neo4j = n.config.clone();
+        }
         c.log.level = "warn".into();
         c
     }
@@ -90,6 +147,15 @@ impl Stores {
             ("RUST_LOG", "warn".into()),
         ]
         .into_iter()
+        .chain(self.neo4j.iter().flat_map(|n| {
+            [
+                ("COSMO_GRAPH__BACKEND", "neo4j".to_owned()),
+                ("COSMO_GRAPH__NEO4J__URI", n.config.uri.clone()),
+                ("COSMO_GRAPH__NEO4J__USER", n.config.user.clone()),
+                ("COSMO_GRAPH__NEO4J__PASSWORD", n.config.password.clone()),
+                ("COSMO_GRAPH__NEO4J__DATABASE", n.config.database.clone()),
+            ]
+        }))
         .map(|(k, v)| (k.to_owned(), v))
         .collect()
     }

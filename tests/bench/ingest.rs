@@ -1,7 +1,9 @@
 //! `cosmo-bench ingest`: sustained `POST /api/sources` against `ingest-api` in its own
 //! process on loopback (no workers: only ingestion is measured), and the same run's
 //! ceiling: the store calls that endpoint makes, made directly through the same store
-//! types by the same drivers at the same concurrency for the same time.
+//! types by the same drivers at the same concurrency for the same time. The graph is a
+//! SQLite file, or with `--store neo4j` the server at `NEO4J_URI` (users of the run's
+//! own, deleted after it).
 //!
 //! The endpoint's store calls (`ingest-api/src/routes/sources.rs` and the API-key
 //! extractor in `ingest-api/src/extract.rs`), in order:
@@ -22,24 +24,34 @@ use cosmo_shared::queue::payloads::ProcessSource;
 use cosmo_shared::services::Services;
 
 use crate::corpus;
-use crate::harness::{self, Line, Queue, Stores};
+use crate::harness::{self, GraphKind, Line, Queue, Stores};
 
 /// Users the posted Sources are spread over.
 const USERS: usize = 100;
 /// Requests before this are not measured (connections, caches, the first users).
 const WARM_UP: Duration = Duration::from_secs(2);
 
-pub async fn run(seconds: u64, concurrency: usize, queue: Queue) -> anyhow::Result<()> {
+pub async fn run(
+    seconds: u64,
+    concurrency: usize,
+    queue: Queue,
+    graph: GraphKind,
+) -> anyhow::Result<()> {
     let window = Duration::from_secs(seconds);
-    let stores = Stores::new(queue).await?;
+    let Some(stores) = Stores::new(queue).await?.on(graph) else {
+        eprintln!("ingest --store neo4j: skipped (NEO4J_URI is not set)");
+        return Ok(());
+    };
+    let users: Vec<String> = (0..USERS).map(|u| stores.user(&user(u))).collect();
     let (mut api, base) = harness::start_api(&stores).await?;
     let client = cosmo_shared::http::client_builder()
         .pool_max_idle_per_host(concurrency)
         .build()?;
     let url = format!("{base}/api/sources");
+    let posters = users.clone();
     let api_stats = drive(concurrency, window, move |i| {
         let (client, url) = (client.clone(), url.clone());
-        let body = corpus::source_body(i, &user(i)).to_string();
+        let body = corpus::source_body(i, &posters[i % USERS]).to_string();
         async move {
             client
                 .post(&url)
@@ -57,7 +69,11 @@ pub async fn run(seconds: u64, concurrency: usize, queue: Queue) -> anyhow::Resu
     drop((api, stores));
 
     // The ceiling, on fresh stores of the same kind, with the server gone.
-    let stores = Stores::new(queue).await?;
+    let stores = Stores::new(queue)
+        .await?
+        .on(graph)
+        .ok_or_else(|| anyhow::anyhow!("NEO4J_URI went away"))?;
+    let users: Vec<String> = (0..USERS).map(|u| stores.user(&user(u))).collect();
     let svc = stores.services().await?;
     let tenant = svc.config.auth.bootstrap_tenant.clone();
     svc.directory
@@ -65,7 +81,7 @@ pub async fn run(seconds: u64, concurrency: usize, queue: Queue) -> anyhow::Resu
         .await?;
     let ceiling = drive(concurrency, window, move |i| {
         let svc = svc.clone();
-        let input = SourceInput::parse(corpus::source_body(i, &user(i)));
+        let input = SourceInput::parse(corpus::source_body(i, &users[i % USERS]));
         async move {
             match input {
                 Ok(input) => store_calls(&svc, input).await.is_ok(),
@@ -75,9 +91,22 @@ pub async fn run(seconds: u64, concurrency: usize, queue: Queue) -> anyhow::Resu
     })
     .await;
 
+    // On Neo4j, the floor under both: one bare write of a Source-sized node per call.
+    let bare = match &stores.neo4j {
+        Some(n) => Some(bare_writes(&n.config, &n.suffix, concurrency, window).await?),
+        None => None,
+    };
+
     let ratio = api_stats.per_second() / ceiling.per_second();
-    Line::new("ingest")
-        .text("queue", queue.name())
+    let mut line = Line::new("ingest");
+    if let Some(bare) = &bare {
+        line = line
+            .num("bare_write_per_second", bare.per_second(), 1)
+            .num("bare_write_p50_ms", bare.pct_ms(0.5), 2)
+            .num("bare_write_p99_ms", bare.pct_ms(0.99), 2);
+    }
+    line.text("queue", queue.name())
+        .text("graph", stores.graph_name())
         .text("concurrency", concurrency)
         .text("seconds", seconds)
         .num("api_per_second", api_stats.per_second(), 1)
@@ -94,8 +123,44 @@ pub async fn run(seconds: u64, concurrency: usize, queue: Queue) -> anyhow::Resu
     Ok(())
 }
 
-fn user(i: usize) -> String {
-    format!("bench-user-{}", i % USERS)
+/// The `u`-th user's name (with a run's suffix on Neo4j: [`Stores::user`]).
+fn user(u: usize) -> String {
+    format!("bench-user-{u}")
+}
+
+/// One `CREATE` per call through neo4rs, of a node as large as a posted Source (its body
+/// as one property), by the same drivers: what a write costs on that server before any
+/// of the store's statements, indexes or transactions. The nodes carry the run's users,
+/// so the stores' key space deletes them.
+async fn bare_writes(
+    config: &cosmo_shared::config::Neo4jConfig,
+    suffix: &str,
+    concurrency: usize,
+    window: Duration,
+) -> anyhow::Result<Stats> {
+    let settings = neo4rs::ConfigBuilder::default()
+        .uri(config.uri.as_str())
+        .user(config.user.as_str())
+        .password(config.password.as_str())
+        .db(config.database.as_str())
+        .max_connections(concurrency.max(1))
+        .max_lifetime(Duration::from_secs(600))
+        .build()?;
+    let graph = neo4rs::Graph::connect(settings)?;
+    let suffix = suffix.to_owned();
+    Ok(drive(concurrency, window, move |i| {
+        let graph = graph.clone();
+        let body = corpus::source_body(i, &format!("{}{suffix}", user(i % USERS))).to_string();
+        let user_id = format!("{}{suffix}", user(i % USERS));
+        async move {
+            let q = neo4rs::query("CREATE (:BenchWrite {user_id: $user_id, i: $i, body: $body})")
+                .param("user_id", user_id)
+                .param("i", i as i64)
+                .param("body", body);
+            graph.run(q).await.is_ok()
+        }
+    })
+    .await)
 }
 
 /// What `POST /api/sources` asks of the stores for one new Source (see the module doc).

@@ -76,6 +76,10 @@ enum Command {
         concurrency: usize,
         #[arg(long, value_enum, default_value_t = Queue::Sqlite)]
         queue: Queue,
+        /// The graph store: a SQLite file, or the Neo4j server named by `NEO4J_URI`
+        /// (users of the run's own, deleted after it).
+        #[arg(long, value_enum, default_value_t = explore::Store::Sqlite)]
+        store: explore::Store,
     },
     /// Post → extracted with the offline model, for each number of `workers` processes.
     Pipeline {
@@ -83,6 +87,9 @@ enum Command {
         sources: usize,
         #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
         workers: Vec<usize>,
+        /// The graph store, as for `ingest`.
+        #[arg(long, value_enum, default_value_t = explore::Store::Sqlite)]
+        store: explore::Store,
     },
     /// The pipeline against a hosted model answering after `--delay-ms`, by worker
     /// processes and per-process concurrency.
@@ -206,8 +213,13 @@ async fn main() -> anyhow::Result<()> {
             seconds,
             concurrency,
             queue,
-        } => ingest::run(seconds, concurrency, queue).await,
-        Command::Pipeline { sources, workers } => pipeline::run(sources, &workers).await,
+            store,
+        } => ingest::run(seconds, concurrency, queue, store).await,
+        Command::Pipeline {
+            sources,
+            workers,
+            store,
+        } => pipeline::run(sources, &workers, store).await,
         Command::Decay { nodes, store } => match store {
             explore::Store::Sqlite => decay::run(nodes).await,
             explore::Store::Neo4j => decay_neo4j::run(nodes).await,

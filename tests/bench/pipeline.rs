@@ -1,10 +1,10 @@
 //! `cosmo-bench pipeline`: Sources per second from `POST /api/sources` to `extracted`
 //! with the offline model, by number of `workers` processes, on the PostgreSQL queue
-//! (SQLite graph). For each K: fresh stores and `ingest-api`; N Sources posted (8 at a
-//! time); then K `workers` processes (default settings: every kind, concurrency 4 per
-//! kind) started; the graph polled every 100 ms until every Source is `extracted`.
-//! Model calls and tokens per Source come from the usage ledger
-//! (`GET /api/admin/usage`).
+//! (the graph a SQLite file, or with `--store neo4j` on the server at `NEO4J_URI`). For
+//! each K: fresh stores and `ingest-api`; N Sources posted (8 at a time); then K
+//! `workers` processes (default settings: every kind, concurrency 4 per kind) started;
+//! the graph polled every 100 ms until every Source is `extracted`. Model calls and
+//! tokens per Source come from the usage ledger (`GET /api/admin/usage`).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -12,16 +12,20 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::corpus;
-use crate::harness::{self, Child, Line, Queue, Stores};
+use crate::harness::{self, Child, GraphKind, Line, Queue, Stores};
 
 /// Users the Sources are spread over.
 const USERS: usize = 20;
 /// Posts in flight at once.
 const POSTERS: usize = 8;
 
-pub async fn run(sources: usize, workers: &[usize]) -> anyhow::Result<()> {
+pub async fn run(sources: usize, workers: &[usize], graph: GraphKind) -> anyhow::Result<()> {
+    if graph == GraphKind::Neo4j && cosmo_tests::neo4j::config_from_env().is_none() {
+        eprintln!("pipeline --store neo4j: skipped (NEO4J_URI is not set)");
+        return Ok(());
+    }
     for &k in workers {
-        once(sources, k).await?;
+        once(sources, k, graph).await?;
     }
     Ok(())
 }
@@ -42,8 +46,8 @@ impl Drained {
     }
 }
 
-async fn once(n: usize, k: usize) -> anyhow::Result<()> {
-    let d = drain(n, k, &[]).await?;
+async fn once(n: usize, k: usize, graph: GraphKind) -> anyhow::Result<()> {
+    let d = drain(n, k, &[], graph).await?;
     let (total, posted_in, drained_in) = (d.total, d.posted_in, d.drained_in);
     let per = |v: i64| v as f64 / n as f64;
     let (all_calls, prompt, completion) = d
@@ -51,6 +55,7 @@ async fn once(n: usize, k: usize) -> anyhow::Result<()> {
         .values()
         .fold((0, 0, 0), |a, u| (a.0 + u.0, a.1 + u.1, a.2 + u.2));
     Line::new("pipeline")
+        .text("graph", graph.name())
         .text("workers", k)
         .text("sources", n)
         .num("seconds", total.as_secs_f64(), 2)
@@ -79,12 +84,23 @@ async fn once(n: usize, k: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Fresh stores and `ingest-api` (both with `env` added to the bench's settings); `n`
-/// Sources posted; then `k` `workers` processes (with `env` too) run until every Source
-/// is extracted.
-pub async fn drain(n: usize, k: usize, env: &[(String, String)]) -> anyhow::Result<Drained> {
+/// Fresh stores (the graph a SQLite file or on the Neo4j server) and `ingest-api` (both
+/// with `env` added to the bench's settings); `n` Sources posted; then `k` `workers`
+/// processes (with `env` too) run until every Source is extracted.
+pub async fn drain(
+    n: usize,
+    k: usize,
+    env: &[(String, String)],
+    graph: GraphKind,
+) -> anyhow::Result<Drained> {
     anyhow::ensure!(n > 0 && k > 0, "--sources and --workers must be positive");
-    let stores = Stores::new(Queue::Postgres).await?;
+    let stores = Stores::new(Queue::Postgres)
+        .await?
+        .on(graph)
+        .ok_or_else(|| anyhow::anyhow!("--store neo4j needs NEO4J_URI"))?;
+    let users: Vec<String> = (0..USERS)
+        .map(|u| stores.user(&format!("pipe-user-{u}")))
+        .collect();
     let mut settings = stores.env();
     settings.extend_from_slice(env);
     let (mut api, base) = harness::start_api_with(&stores, &settings).await?;
@@ -93,10 +109,10 @@ pub async fn drain(n: usize, k: usize, env: &[(String, String)]) -> anyhow::Resu
     let first_post = Instant::now();
     let mut posts = tokio::task::JoinSet::new();
     for p in 0..POSTERS {
-        let (client, base) = (client.clone(), base.clone());
+        let (client, base, users) = (client.clone(), base.clone(), users.clone());
         posts.spawn(async move {
             for i in (p..n).step_by(POSTERS) {
-                let body = corpus::source_body(i, &format!("pipe-user-{}", i % USERS));
+                let body = corpus::source_body(i, &users[i % USERS]);
                 let resp = client
                     .post(format!("{base}/api/sources"))
                     .bearer_auth(harness::KEY)
@@ -125,18 +141,13 @@ pub async fn drain(n: usize, k: usize, env: &[(String, String)]) -> anyhow::Resu
         env.push(("COSMO_WORKERS__NAME".into(), format!("bench-{w}")));
         procs.push(Child::start("workers", &[], stores.dir.path(), &env)?);
     }
-    let graph =
-        sqlx::SqlitePool::connect(&format!("sqlite://{}", stores.graph_path.display())).await?;
+    let extracted = Extracted::connect(&stores, &users).await?;
     let deadline = Instant::now() + Duration::from_secs(600 + n as u64);
     loop {
         for p in &mut procs {
             p.check_running()?;
         }
-        let extracted: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM sources WHERE processing_status = 'extracted'",
-        )
-        .fetch_one(&graph)
-        .await?;
+        let extracted = extracted.count().await?;
         if extracted as usize >= n {
             break;
         }
@@ -160,6 +171,60 @@ pub async fn drain(n: usize, k: usize, env: &[(String, String)]) -> anyhow::Resu
         drained_in,
         usage,
     })
+}
+
+/// How many of the run's Sources are `extracted`, read from the graph store directly.
+enum Extracted {
+    Sqlite(sqlx::SqlitePool),
+    Neo4j(neo4rs::Graph, Vec<String>),
+}
+
+impl Extracted {
+    async fn connect(stores: &Stores, users: &[String]) -> anyhow::Result<Self> {
+        Ok(match &stores.neo4j {
+            None => Self::Sqlite(
+                sqlx::SqlitePool::connect(&format!("sqlite://{}", stores.graph_path.display()))
+                    .await?,
+            ),
+            Some(n) => {
+                let settings = neo4rs::ConfigBuilder::default()
+                    .uri(n.config.uri.as_str())
+                    .user(n.config.user.as_str())
+                    .password(n.config.password.as_str())
+                    .db(n.config.database.as_str())
+                    .max_connections(1)
+                    .max_lifetime(Duration::from_secs(60))
+                    .build()?;
+                Self::Neo4j(neo4rs::Graph::connect(settings)?, users.to_vec())
+            }
+        })
+    }
+
+    async fn count(&self) -> anyhow::Result<i64> {
+        Ok(match self {
+            Self::Sqlite(pool) => {
+                sqlx::query_scalar(
+                    "SELECT count(*) FROM sources WHERE processing_status = 'extracted'",
+                )
+                .fetch_one(pool)
+                .await?
+            }
+            Self::Neo4j(graph, users) => {
+                let q = neo4rs::query(
+                    "MATCH (s:Source) WHERE s.user_id IN $users
+                       AND s.processing_status = 'extracted'
+                     RETURN count(s) AS n",
+                )
+                .param("users", users.clone());
+                let mut rows = graph.execute(q).await?;
+                let mut n = 0;
+                while let Some(row) = rows.next().await? {
+                    n = row.get("n")?;
+                }
+                n
+            }
+        })
+    }
 }
 
 /// Calls, prompt and completion tokens per job kind, from the usage ledger.

@@ -18,6 +18,13 @@ pub type Row = BTreeMap<String, String>;
 /// Every benchmark child run: its arguments (after `cosmo-bench`).
 fn plan(quick: bool) -> Vec<Vec<String>> {
     let mut runs: Vec<Vec<&str>> = Vec::new();
+    // On the embedded store; and on the Neo4j server named by NEO4J_URI, when there is one.
+    let on_neo4j = std::env::var("NEO4J_URI").is_ok_and(|u| !u.is_empty());
+    let stores: &[&str] = if on_neo4j {
+        &["sqlite", "neo4j"]
+    } else {
+        &["sqlite"]
+    };
     let (ingest_seconds, concurrencies) = if quick {
         ("2", &["4"][..])
     } else {
@@ -36,11 +43,45 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
             ]);
         }
     }
-    runs.push(if quick {
-        vec!["pipeline", "--sources", "20", "--workers", "1,2"]
-    } else {
-        vec!["pipeline", "--sources", "1000", "--workers", "1,2,4"]
-    });
+    if on_neo4j {
+        // The deployment's pair: the PostgreSQL queue with the Neo4j graph.
+        for &c in concurrencies {
+            runs.push(vec![
+                "ingest",
+                "--seconds",
+                ingest_seconds,
+                "--concurrency",
+                c,
+                "--queue",
+                "postgres",
+                "--store",
+                "neo4j",
+            ]);
+        }
+    }
+    for &store in stores {
+        runs.push(if quick {
+            vec![
+                "pipeline",
+                "--sources",
+                "20",
+                "--workers",
+                "1,2",
+                "--store",
+                store,
+            ]
+        } else {
+            vec![
+                "pipeline",
+                "--sources",
+                "1000",
+                "--workers",
+                "1,2,4",
+                "--store",
+                store,
+            ]
+        });
+    }
     runs.push(if quick {
         vec![
             "slow-model",
@@ -71,12 +112,7 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
     } else {
         &["10000", "100000", "1000000"]
     };
-    // On the embedded store; and on the Neo4j server named by NEO4J_URI, when there is one.
-    let mut stores = vec!["sqlite"];
-    if std::env::var("NEO4J_URI").is_ok_and(|u| !u.is_empty()) {
-        stores.push("neo4j");
-    }
-    for &store in &stores {
+    for &store in stores {
         for &n in nodes {
             runs.push(vec!["decay", "--store", store, "--nodes", n]);
         }
@@ -89,7 +125,7 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
     } else {
         (&["10000", "100000"], "100")
     };
-    for store in stores {
+    for &store in stores {
         for &s in sources {
             runs.push(vec![
                 "explore",

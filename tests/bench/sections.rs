@@ -6,19 +6,26 @@ use std::fmt::Write as _;
 use crate::report::Row;
 use crate::text::{f, int, ms, num, s, secs};
 
+/// The graph store a row was measured on (rows from before it was named: SQLite).
+fn graph(r: &Row) -> &str {
+    r.get("graph").map_or("sqlite", String::as_str)
+}
+
 pub fn ingest(d: &mut String, rows: &[Row]) {
     d.push_str(
         "
 ## Ingest: sustained `POST /api/sources`
 
 ```sh
-./target/release/cosmo-bench ingest --seconds 30 --concurrency 16 --queue sqlite   # or --queue postgres
+./target/release/cosmo-bench ingest --seconds 30 --concurrency 16 --queue sqlite   # or --queue postgres [--store neo4j]
 ```
 
 `ingest-api` runs in its own process on loopback, without workers (only ingestion is
 measured), on fresh stores: **sqlite** is the embedded default (queue, directory and graph
 in one SQLite file), **postgres** the PostgreSQL queue and directory with the SQLite
-graph. The bench process is the load generator: C clients (reqwest, keep-alive) post back
+graph, or with the graph on the Neo4j server at `NEO4J_URI` (`--store neo4j`: the
+deployment's pair; users of the run's own, deleted after it). The bench process is the
+load generator: C clients (reqwest, keep-alive) post back
 to back, 2 s of warm-up and then the measured seconds; every body is a distinct Source (a
 meeting transcript, an email, a conversation or a note, 0.5–1.5 KB, over 100 users of one
 tenant). Accepted/s counts 202 answers; latencies are of those.
@@ -30,15 +37,16 @@ lookup, the owner's lookup among the caller's tenant's users, the idempotency ch
 (`graph.source`), claiming the users, writing the Source, enqueueing its `process-source`
 job.
 
-| queue | clients | API accepted/s | API p50 | API p99 | ceiling ops/s | ceiling p50 | ceiling p99 | API / ceiling |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| queue | graph | clients | API accepted/s | API p50 | API p99 | ceiling ops/s | ceiling p50 | ceiling p99 | API / ceiling |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|
 ",
     );
     for r in rows {
         let _ = writeln!(
             d,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |",
             s(r, "queue"),
+            graph(r),
             s(r, "concurrency"),
             num(f(r, "api_per_second"), 0),
             ms(f(r, "api_p50_ms")),
@@ -48,6 +56,33 @@ job.
             ms(f(r, "ceiling_p99_ms")),
             f(r, "api_over_ceiling"),
         );
+    }
+    let bare: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.contains_key("bare_write_per_second"))
+        .collect();
+    if !bare.is_empty() {
+        d.push_str(
+            "
+On Neo4j the run also times the **bare write** under both: the same clients, each call
+one `CREATE` through neo4rs of a node holding a posted Source's body, nothing else.
+
+| queue | graph | clients | bare writes/s | p50 | p99 |
+|---|---|---:|---:|---:|---:|
+",
+        );
+        for r in bare {
+            let _ = writeln!(
+                d,
+                "| {} | {} | {} | {} | {} | {} |",
+                s(r, "queue"),
+                graph(r),
+                s(r, "concurrency"),
+                num(f(r, "bare_write_per_second"), 0),
+                ms(f(r, "bare_write_p50_ms")),
+                ms(f(r, "bare_write_p99_ms")),
+            );
+        }
     }
     d.push_str(
         "
@@ -65,25 +100,27 @@ pub fn pipeline(d: &mut String, rows: &[Row]) {
 ## Pipeline: from post to extracted, by worker processes
 
 ```sh
-./target/release/cosmo-bench pipeline --sources 1000 --workers 1,2,4
+./target/release/cosmo-bench pipeline --sources 1000 --workers 1,2,4   # --store neo4j: the graph on NEO4J_URI
 ```
 
-For each number K of worker processes: fresh stores (PostgreSQL queue and directory,
-SQLite graph) and `ingest-api`; N Sources posted over HTTP (8 at a time; the same mix as
+For each number K of worker processes: fresh stores (PostgreSQL queue and directory; the
+graph a SQLite file, or on the Neo4j server at `NEO4J_URI` under users of the run's own)
+and `ingest-api`; N Sources posted over HTTP (8 at a time; the same mix as
 ingest, over 20 users); then K `workers` processes started (default settings: every job
 kind, 4 jobs of each kind at once per process, the offline model); the graph polled every
 100 ms until every Source is `extracted` (processed, and the owner's extraction written).
 Model calls and tokens per Source come from the usage ledger (`GET /api/admin/usage`);
 the offline model estimates tokens at 4 characters each.
 
-| worker processes | Sources | post → all extracted | Sources/s | posting | drain (workers started → all extracted) | drain Sources/s | model calls / Source (process + extract) | tokens / Source (prompt + completion) |
-|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| graph | worker processes | Sources | post → all extracted | Sources/s | posting | drain (workers started → all extracted) | drain Sources/s | model calls / Source (process + extract) | tokens / Source (prompt + completion) |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ",
     );
     for r in rows {
         let _ = writeln!(
             d,
-            "| {} | {} | {} | {} | {} | {} | {} | {} ({} + {}) | {} + {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} ({} + {}) | {} + {} |",
+            graph(r),
             s(r, "workers"),
             int(s(r, "sources")),
             secs(f(r, "seconds")),

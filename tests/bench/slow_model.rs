@@ -19,7 +19,7 @@ use std::time::Duration;
 use cosmo_tests::openai::{self, Seen, StandIn};
 use serde_json::{Value, json};
 
-use crate::harness::Line;
+use crate::harness::{GraphKind, Line};
 use crate::pipeline;
 
 /// The job kinds whose calls go to the model, in pipeline order.
@@ -38,7 +38,7 @@ pub async fn run(
             anyhow::ensure!(c > 0, "--concurrency must be positive");
             let env = settings(&model.base_url, c);
             let seen_before = model.requests().len();
-            let d = pipeline::drain(sources, k, &env).await?;
+            let d = pipeline::drain(sources, k, &env, GraphKind::Sqlite).await?;
             let chats = chat_calls(&model.requests()[seen_before..]);
             let per_source =
                 |kind: &str| chats.get(kind).copied().unwrap_or(0) as f64 / sources as f64;
