@@ -7,7 +7,7 @@ WHERE elementId(x) = eid
 SET x.just_locked = true
 REMOVE x.just_locked
 WITH x
-WHERE NOT x.pinned
+WHERE NOT coalesce(x.pinned, false)
 WITH x,
      $as_of AS t,
      x.ttl_policy = 'keep_forever' AS keep,
