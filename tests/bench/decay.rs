@@ -117,20 +117,58 @@ pub async fn run(nodes: u64) -> anyhow::Result<()> {
     let peak = harness::peak_mib();
     drop(svc);
     let (ceiling_rows, ceiling_took) = ceiling(copy.path()).await?;
-    Line::new("decay")
-        .text("nodes", nodes)
-        .text("examined", run.examined)
-        .text("changed", run.changed)
-        .text("archived", run.archived)
-        .num("seconds", took, 2)
-        .num("nodes_per_second", run.examined as f64 / took, 0)
-        .text("ceiling_rows", ceiling_rows)
-        .num("ceiling_seconds", ceiling_took, 2)
-        .num("ratio", took / ceiling_took, 2)
-        .num("peak_rss_mib", peak, 1)
-        .num("peak_anon_mib", peak_anon, 1)
-        .num("rss_before_run_mib", before, 1)
-        .num("seeding_seconds", seeded_in, 1)
-        .print();
+    Measured {
+        store: "sqlite",
+        nodes,
+        examined: run.examined,
+        changed: run.changed,
+        archived: run.archived,
+        seconds: took,
+        ceiling_rows,
+        ceiling_seconds: ceiling_took,
+        peak_rss_mib: peak,
+        peak_anon_mib: peak_anon,
+        rss_before_run_mib: before,
+        seeding_seconds: seeded_in,
+    }
+    .print();
     Ok(())
+}
+
+/// A decay run beside its ceiling, on either store: its result line.
+pub struct Measured {
+    pub store: &'static str,
+    pub nodes: u64,
+    /// The job's counts: memories read, changed and archived.
+    pub examined: i64,
+    pub changed: i64,
+    pub archived: i64,
+    pub seconds: f64,
+    pub ceiling_rows: u64,
+    pub ceiling_seconds: f64,
+    pub peak_rss_mib: f64,
+    pub peak_anon_mib: f64,
+    pub rss_before_run_mib: f64,
+    pub seeding_seconds: f64,
+}
+
+impl Measured {
+    pub fn print(&self) {
+        Line::new("decay")
+            .text("store", self.store)
+            .text("nodes", self.nodes)
+            .text("examined", self.examined)
+            .text("changed", self.changed)
+            .text("archived", self.archived)
+            .num("seconds", self.seconds, 2)
+            .num("nodes_per_second", self.examined as f64 / self.seconds, 0)
+            .text("ceiling_rows", self.ceiling_rows)
+            .num("ceiling_seconds", self.ceiling_seconds, 2)
+            .num("ratio", self.seconds / self.ceiling_seconds, 2)
+            .num("peak_rss_mib", self.peak_rss_mib, 1)
+            .num("peak_anon_mib", self.peak_anon_mib, 1)
+            .num("rss_before_run_mib", self.rss_before_run_mib, 1)
+            .num("seeding_seconds", self.seeding_seconds, 1)
+            .print();
+    }
 }

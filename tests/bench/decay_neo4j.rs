@@ -17,7 +17,8 @@ use cosmo_shared::graph::neo4j::Neo4jGraph;
 use cosmo_shared::lifecycle::LifecycleParams;
 
 use crate::created;
-use crate::harness::{self, Line};
+use crate::decay::Measured;
+use crate::harness;
 
 /// Nodes written, decayed by the ceiling or deleted per statement.
 const BATCH: i64 = 50_000;
@@ -189,21 +190,20 @@ pub async fn run(nodes: u64) -> anyhow::Result<()> {
     }
     let ceiling_took = ceiling_started.elapsed().as_secs_f64();
 
-    Line::new("decay")
-        .text("store", "neo4j")
-        .text("nodes", nodes)
-        .text("examined", report.examined)
-        .text("changed", report.changed)
-        .text("archived", report.archived)
-        .num("seconds", took, 2)
-        .num("nodes_per_second", report.examined as f64 / took, 0)
-        .text("ceiling_rows", ceiling_rows)
-        .num("ceiling_seconds", ceiling_took, 2)
-        .num("ratio", took / ceiling_took, 2)
-        .num("peak_rss_mib", peak, 1)
-        .num("peak_anon_mib", peak_anon, 1)
-        .num("rss_before_run_mib", before, 1)
-        .num("seeding_seconds", seeded_in, 1)
-        .print();
+    Measured {
+        store: "neo4j",
+        nodes,
+        examined: report.examined,
+        changed: report.changed,
+        archived: report.archived,
+        seconds: took,
+        ceiling_rows: u64::try_from(ceiling_rows)?,
+        ceiling_seconds: ceiling_took,
+        peak_rss_mib: peak,
+        peak_anon_mib: peak_anon,
+        rss_before_run_mib: before,
+        seeding_seconds: seeded_in,
+    }
+    .print();
     Ok(())
 }

@@ -30,7 +30,13 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
     } else {
         ("30", &["1", "16"][..])
     };
-    for queue in ["sqlite", "postgres"] {
+    // The embedded default, the PostgreSQL queue with the SQLite graph and, on Neo4j,
+    // the deployment's pair: the PostgreSQL queue with the Neo4j graph.
+    let mut ingest = vec![("sqlite", "sqlite"), ("postgres", "sqlite")];
+    if on_neo4j {
+        ingest.push(("postgres", "neo4j"));
+    }
+    for (queue, store) in ingest {
         for &c in concurrencies {
             runs.push(vec![
                 "ingest",
@@ -40,22 +46,8 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
                 c,
                 "--queue",
                 queue,
-            ]);
-        }
-    }
-    if on_neo4j {
-        // The deployment's pair: the PostgreSQL queue with the Neo4j graph.
-        for &c in concurrencies {
-            runs.push(vec![
-                "ingest",
-                "--seconds",
-                ingest_seconds,
-                "--concurrency",
-                c,
-                "--queue",
-                "postgres",
                 "--store",
-                "neo4j",
+                store,
             ]);
         }
     }
