@@ -1,9 +1,9 @@
 // Decay's page of Storylines: at most `$limit` after `$after` ('' = start) in key order, each
-// as its element id (for `decay_nodes`) and key. Only the page is read here; the
+// as its element id (for `decay_nodes`), key and user. Only the page is read here; the
 // lifecycles are read under a write lock by `decay_nodes`, in the same transaction.
 MATCH (x:Storyline)
 WHERE x.storyline_id > $after
 WITH x
 ORDER BY x.storyline_id
 LIMIT $limit
-RETURN elementId(x) AS id, x.storyline_id AS key
+RETURN elementId(x) AS id, x.storyline_id AS key, x.user_id AS user_id

@@ -50,46 +50,77 @@ impl DecayStore for Neo4jGraph {
         let as_of = to_stored_precision(as_of);
         self.retrying(|| async {
             let mut txn = self.begin().await?;
-            let result = decay_page_in(&mut txn, kind, after, limit, as_of, params).await;
+            let result = async {
+                let page = self.decay_ids(&mut txn, kind, after, limit).await?;
+                decay_ids_in(&mut txn, kind, &page, as_of, params).await
+            }
+            .await;
             finish(txn, result).await
         })
         .await
     }
 }
 
-async fn decay_page_in(
+impl Neo4jGraph {
+    /// The page's element ids and keys (in a key space, pages read on until they hold
+    /// `limit` of its memories, or none are left).
+    async fn decay_ids(
+        &self,
+        txn: &mut Txn,
+        kind: MemoryKind,
+        after: Option<&str>,
+        limit: usize,
+    ) -> GraphResult<Vec<(String, String)>> {
+        let mut out = Vec::new();
+        let mut cursor = after.unwrap_or("").to_owned();
+        loop {
+            let q = statements(kind)
+                .0
+                .bind()
+                .p("after", cursor.as_str())
+                .p("limit", int(limit));
+            let rows = txn_rows(txn, q.query()?).await?;
+            let last = rows.len() < limit;
+            for r in &rows {
+                let id = string_column(r, "id")?.ok_or_else(|| missing("id"))?;
+                let key = string_column(r, "key")?.ok_or_else(|| missing("key"))?;
+                let user = string_column(r, "user_id")?.unwrap_or_default();
+                cursor.clone_from(&key);
+                if self.in_space(&user) {
+                    out.push((id, key));
+                }
+            }
+            if self.key_space.is_none() || last || out.len() >= limit {
+                out.truncate(limit);
+                return Ok(out);
+            }
+        }
+    }
+}
+
+/// Decays the memories of `page` (element id and key, in key order), in `txn`.
+async fn decay_ids_in(
     txn: &mut Txn,
     kind: MemoryKind,
-    after: Option<&str>,
-    limit: usize,
+    page: &[(String, String)],
     as_of: DateTime<Utc>,
     params: &LifecycleParams,
 ) -> GraphResult<DecayPage> {
-    let (page, decay) = statements(kind);
-    let q = page
-        .bind()
-        .p("after", after.unwrap_or(""))
-        .p("limit", int(limit));
-    let mut ids = Vec::new();
-    let mut keys = HashMap::new();
-    let mut last_key = None;
-    for r in txn_rows(txn, q.query()?).await? {
-        let id = string_column(&r, "id")?.ok_or_else(|| missing("id"))?;
-        let key = string_column(&r, "key")?.ok_or_else(|| missing("key"))?;
-        ids.push(id.clone());
-        keys.insert(id, key.clone());
-        last_key = Some(key);
-    }
-    if ids.is_empty() {
+    let Some((_, last_key)) = page.last() else {
         return Ok(DecayPage::default());
-    }
+    };
+    let keys: HashMap<&str, &str> = page
+        .iter()
+        .map(|(id, key)| (id.as_str(), key.as_str()))
+        .collect();
+    let decay = statements(kind).1;
     let deadline_days = match kind.class() {
         MemoryClass::Episodic => params.ephemeral_episodic_days,
         MemoryClass::Semantic => params.ephemeral_semantic_days,
     };
     let q = decay
         .bind()
-        .p("ids", list(ids.iter().map(String::as_str)))
+        .p("ids", list(page.iter().map(|(id, _)| id.as_str())))
         .p("as_of", as_of)
         .p("base_rate", params.base_rate)
         .p("confident_candidate", params.confident_candidate)
@@ -103,10 +134,12 @@ async fn decay_page_in(
     let mut events = Vec::new();
     for a in Props::list_from_row(row, "archived")? {
         let id = a.string("id")?;
-        let key = keys.get(&id).ok_or_else(|| missing("a known element id"))?;
+        let key = keys
+            .get(id.as_str())
+            .ok_or_else(|| missing("a known element id"))?;
         events.push(LifecycleEvent {
             memory_kind: kind,
-            memory_key: key.clone(),
+            memory_key: (*key).to_owned(),
             user_id: a.string("user_id")?,
             previous_state: a.parse::<MemoryState>("state")?,
             new_state: MemoryState::Archived,
@@ -117,8 +150,8 @@ async fn decay_page_in(
     }
     record_events(txn, &events.iter().collect::<Vec<_>>()).await?;
     Ok(DecayPage {
-        examined: ids.len(),
-        last_key,
+        examined: page.len(),
+        last_key: Some(last_key.clone()),
         changed: usize::try_from(changed).unwrap_or(0),
         archived: events.len(),
     })

@@ -165,11 +165,19 @@ impl Neo4jGraph {
     /// Every operation but the global scans names its user or key already; the global
     /// scans (stuck and stale Sources, stuck extractions, promotion candidates, dirty
     /// memories, faded Sources and clusters, causal candidates) keep only the key
-    /// space's rows. For tests that share one server, each with users of its own suffix:
+    /// space's rows, and the walks in key order (lifecycle pages, decay's pages) read on
+    /// until they hold a page of the key space's memories. For tests that share one server, each with users of its own suffix:
     /// each sees what it would on a server of its own.
     pub fn in_key_space(mut self, suffix: impl Into<String>) -> Self {
         self.key_space = Some(Arc::from(suffix.into()));
         self
+    }
+
+    /// Whether `user_id` is one of this store's users: every user outside a key space.
+    fn in_space(&self, user_id: &str) -> bool {
+        self.key_space
+            .as_deref()
+            .is_none_or(|suffix| user_id.ends_with(suffix))
     }
 
     /// A global scan — a statement over every user's memories, not one user's or one

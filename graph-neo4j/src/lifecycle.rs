@@ -167,16 +167,29 @@ impl LifecycleStore for Neo4jGraph {
         after: Option<&str>,
         limit: usize,
     ) -> GraphResult<Vec<MemoryLifecycle>> {
-        let q = statements(kind)
-            .0
-            .bind()
-            .p("after", after.unwrap_or(""))
-            .p("limit", int(limit));
-        self.rows(q.query()?)
-            .await?
-            .iter()
-            .map(|r| memory_row(kind, r))
-            .collect()
+        // Outside a key space one page; in one, pages until `limit` of its memories.
+        let mut out = Vec::new();
+        let mut cursor = after.map(str::to_owned);
+        loop {
+            let q = statements(kind)
+                .0
+                .bind()
+                .p("after", cursor.as_deref().unwrap_or(""))
+                .p("limit", int(limit));
+            let page = self
+                .rows(q.query()?)
+                .await?
+                .iter()
+                .map(|r| memory_row(kind, r))
+                .collect::<GraphResult<Vec<_>>>()?;
+            let last = page.len() < limit;
+            cursor = page.last().map(|m| m.key.clone());
+            out.extend(page.into_iter().filter(|m| self.in_space(&m.user_id)));
+            if self.key_space.is_none() || last || out.len() >= limit {
+                out.truncate(limit);
+                return Ok(out);
+            }
+        }
     }
 
     async fn apply_lifecycle(&self, changes: &[LifecycleChange]) -> GraphResult<()> {
