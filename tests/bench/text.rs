@@ -345,3 +345,85 @@ pub fn secs(v: f64) -> String {
     };
     format!("{} s", num(v, decimals))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs(rows: &[(&str, &[(&str, &str)])]) -> Inputs {
+        let mut by_name: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+        for (name, fields) in rows {
+            let row: Row = fields
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect();
+            by_name.entry((*name).to_owned()).or_default().push(row);
+        }
+        Inputs {
+            quick: false,
+            command: "cosmo-bench all --only decay".into(),
+            machine: Machine {
+                cpu: "test cpu".into(),
+                cores: 2,
+                memory_gib: 1.0,
+                os: "test".into(),
+                rustc: "rustc".into(),
+                commit: "abc".into(),
+                date: "today".into(),
+            },
+            minutes: 1.0,
+            rows: by_name,
+            failures: Vec::new(),
+        }
+    }
+
+    fn decay_row(store: &str, nodes: &str) -> Vec<(&'static str, String)> {
+        vec![
+            ("store", store.to_owned()),
+            ("nodes", nodes.to_owned()),
+            ("examined", nodes.to_owned()),
+            ("seconds", "1.0".into()),
+            ("ceiling_seconds", "0.5".into()),
+        ]
+    }
+
+    /// A section with a table per store (decay's) replaces both of its old parts, keeps
+    /// every other section as it was, and is not written twice when run again.
+    #[test]
+    fn replacing_a_section_of_two_headings_replaces_both_once() {
+        let first = decay_row("sqlite", "10000");
+        let first: Vec<(&str, &str)> = first.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let old = document(&inputs(&[("decay", &first), ("pickup", &[])]));
+        assert!(old.contains("| 10,000 |"));
+        assert!(old.contains("## Maintenance: `decay` on Neo4j"));
+
+        let sqlite = decay_row("sqlite", "20000");
+        let neo4j = decay_row("neo4j", "30000");
+        let sqlite: Vec<(&str, &str)> = sqlite.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let neo4j: Vec<(&str, &str)> = neo4j.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let new = inputs(&[("decay", &sqlite), ("decay", &neo4j)]);
+        let once = replace_sections(&old, &new, &["decay".to_owned()]);
+        let twice = replace_sections(&once, &new, &["decay".to_owned()]);
+        for doc in [&once, &twice] {
+            assert_eq!(doc.matches("## Maintenance: `decay` on Neo4j").count(), 1);
+            assert_eq!(
+                doc.matches("## Maintenance: `decay` on the embedded store")
+                    .count(),
+                1
+            );
+            assert!(!doc.contains("| 10,000 |"), "the old rows are gone");
+            assert!(doc.contains("| 20,000 |") && doc.contains("| 30,000 |"));
+            let on_neo4j = doc
+                .split("## ")
+                .find(|part| part.starts_with("Maintenance: `decay` on Neo4j"))
+                .unwrap();
+            assert!(
+                on_neo4j.contains("| 30,000 |"),
+                "the Neo4j row is in its table"
+            );
+            assert!(!on_neo4j.contains("Not measured in this run"));
+            assert_eq!(doc.matches("## Queue pickup latency").count(), 1);
+        }
+        assert_eq!(once, twice, "replacing again changes nothing");
+    }
+}
