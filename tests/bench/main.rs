@@ -10,8 +10,12 @@
 //!   answer, by processes and concurrency, beside its model-bound ceiling
 //!   (`slow_model.rs`);
 //! * `decay`, `promotion` — maintenance jobs over 10⁴–10⁶ nodes, time and peak memory
-//!   (`decay.rs`, `promotion.rs`);
+//!   (`decay.rs`, `promotion.rs`; on Neo4j `decay_neo4j.rs`, `promotion_neo4j.rs`);
 //! * `explore` — retrieval latency over one user's Sources (`explore.rs`);
+//!
+//! `--store neo4j` runs `ingest`, `pipeline`, `decay`, `promotion` and `explore` with the
+//! graph on the Neo4j server named by `NEO4J_URI` (`NEO4J_USER`, `NEO4J_PASSWORD`), under
+//! keys and users of the run's own, deleted after it; `all` adds those runs when it is set.
 //! * `retrieval` — retrieval quality over a generated multi-session chat corpus,
 //!   against a BM25 baseline (`retrieval.rs`, `cosmo_tests::conversations`);
 //! * `pickup` — enqueue → start between processes (`pickup.rs`);
@@ -35,6 +39,7 @@ mod ingest;
 mod pickup;
 mod pipeline;
 mod promotion;
+mod promotion_neo4j;
 mod report;
 mod retrieval;
 mod sections;
@@ -111,10 +116,13 @@ enum Command {
         #[arg(long, value_enum, default_value_t = explore::Store::Sqlite)]
         store: explore::Store,
     },
-    /// Storyline and Macro promotion over a graph of N nodes on the embedded store.
+    /// Storyline and Macro promotion over a graph of N nodes on the embedded store, or on
+    /// the Neo4j server named by `NEO4J_URI`, under this run's own keys.
     Promotion {
         #[arg(long, default_value_t = 100_000)]
         nodes: u64,
+        #[arg(long, value_enum, default_value_t = explore::Store::Sqlite)]
+        store: explore::Store,
     },
     /// Explore latency over N Sources (of one user, or spread over several) on the
     /// embedded store.
@@ -224,7 +232,10 @@ async fn main() -> anyhow::Result<()> {
             explore::Store::Sqlite => decay::run(nodes).await,
             explore::Store::Neo4j => decay_neo4j::run(nodes).await,
         },
-        Command::Promotion { nodes } => promotion::run(nodes).await,
+        Command::Promotion { nodes, store } => match store {
+            explore::Store::Sqlite => promotion::run(nodes).await,
+            explore::Store::Neo4j => promotion_neo4j::run(nodes).await,
+        },
         Command::Explore {
             sources,
             queries,

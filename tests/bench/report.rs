@@ -109,8 +109,10 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
             runs.push(vec!["decay", "--store", store, "--nodes", n]);
         }
     }
-    for &n in nodes {
-        runs.push(vec!["promotion", "--nodes", n]);
+    for &store in stores {
+        for &n in nodes {
+            runs.push(vec!["promotion", "--store", store, "--nodes", n]);
+        }
     }
     let (sources, queries): (&[&str], &str) = if quick {
         (&["1000"], "20")

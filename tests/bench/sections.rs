@@ -310,10 +310,10 @@ Not measured in this run: `NEO4J_URI` was not set (this machine has no Neo4j ser
 pub fn promotion(d: &mut String, rows: &[Row]) {
     d.push_str(
         "
-## Maintenance: `promote-storylines` and `promote-macros` on the embedded store
+## Maintenance: `promote-storylines` and `promote-macros`
 
 ```sh
-./target/release/cosmo-bench promotion --nodes 100000
+./target/release/cosmo-bench promotion --nodes 100000   # --store neo4j: on NEO4J_URI
 ```
 
 N nodes over 1,000 users and N/2 processed Sources, seeded by a child process: every
@@ -323,16 +323,19 @@ already have two Storylines covering all their Sources (Macro candidates), the o
 half none (Storyline candidates). Then one `promote-storylines` run and one
 `promote-macros` run, in one process; the peak RSS (Linux `VmHWM`, reset before each
 run) is the whole process's during that run, the database pages SQLite reads through
-its memory map (up to 256 MiB) included.
+its memory map (up to 256 MiB) included. With `--store neo4j` the same graph is seeded
+on the Neo4j server under keys and users of the run's own (deleted after it; the
+existing Storylines created through the store), and the jobs run against it.
 
-| nodes | job | candidates promoted | run | peak RSS | RSS before the run |
-|---:|---|---:|---:|---:|---:|
+| graph | nodes | job | candidates promoted | run | peak RSS | RSS before the run |
+|---|---:|---|---:|---:|---:|---:|
 ",
     );
     for r in rows {
         let _ = writeln!(
             d,
-            "| {} | `{}` | {} | {} | {} MiB | {} MiB |",
+            "| {} | {} | `{}` | {} | {} | {} MiB | {} MiB |",
+            graph(r),
             int(s(r, "nodes")),
             s(r, "job"),
             s(r, "changed"),
