@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use cosmo_shared::config::{Config, GraphBackend, Neo4jConfig};
 use cosmo_shared::services::Services;
-use cosmo_tests::neo4j::KeySpace;
 use cosmo_tests::pg::TempPostgres;
 
 pub use crate::explore::Store as GraphKind;
@@ -46,12 +45,57 @@ pub struct Stores {
 }
 
 /// A benchmark's graph on a shared Neo4j server: its users carry a suffix of the run's
-/// own, and everything under them is deleted when the stores are dropped.
+/// own, and everything under them is deleted when the stores are dropped, 10,000 nodes a
+/// transaction (a benchmark's graph can be too large for one).
 #[derive(Debug)]
 pub struct OnNeo4j {
     pub config: Neo4jConfig,
     pub suffix: String,
-    _space: KeySpace,
+}
+
+/// Deletes a batch of the nodes (with their relationships) of the users whose id ends
+/// with `$suffix`.
+const DELETE_BATCH: &str = "
+MATCH (n) WHERE n.user_id ENDS WITH $suffix
+WITH n LIMIT 10000
+DETACH DELETE n
+RETURN count(*) AS done";
+
+impl Drop for OnNeo4j {
+    fn drop(&mut self) {
+        let (config, suffix) = (self.config.clone(), self.suffix.clone());
+        let done = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            rt.block_on(async {
+                let settings = neo4rs::ConfigBuilder::default()
+                    .uri(config.uri.as_str())
+                    .user(config.user.as_str())
+                    .password(config.password.as_str())
+                    .db(config.database.as_str())
+                    .max_connections(1)
+                    .max_lifetime(Duration::from_secs(600))
+                    .build()?;
+                let graph = neo4rs::Graph::connect(settings)?;
+                loop {
+                    let q = neo4rs::query(DELETE_BATCH).param("suffix", suffix.as_str());
+                    let mut rows = graph.execute(q).await?;
+                    let mut deleted = 0i64;
+                    while let Some(row) = rows.next().await? {
+                        deleted = row.get("done")?;
+                    }
+                    if deleted == 0 {
+                        return anyhow::Ok(());
+                    }
+                }
+            })
+        })
+        .join();
+        if let Ok(Err(e)) = done {
+            eprintln!("could not delete the run's data from Neo4j: {e}");
+        }
+    }
 }
 
 impl Stores {
@@ -91,11 +135,7 @@ impl Stores {
         }
         let config = cosmo_tests::neo4j::config_from_env()?;
         let suffix = cosmo_tests::neo4j::new_suffix();
-        self.neo4j = Some(OnNeo4j {
-            _space: KeySpace::new(config.clone(), suffix.clone()),
-            config,
-            suffix,
-        });
+        self.neo4j = Some(OnNeo4j { config, suffix });
         Some(self)
     }
 

@@ -149,7 +149,11 @@ pub async fn run(nodes: u64) -> anyhow::Result<()> {
             let source_keys = (0..)
                 .map(|k| (k, u + 1000 * k))
                 .take_while(|(_, j)| *j < sources)
-                .filter(|(k, _)| k % anchors == a && (k / anchors) % 2 == h)
+                // Every Source mentioning the anchor: as its anchor, or as one of its two
+                // ordinary nodes (Source k mentions nodes 2k and 2k + 1).
+                .filter(|(k, _)| {
+                    (k % anchors == a || 2 * k == a || 2 * k + 1 == a) && (k / anchors) % 2 == h
+                })
                 .map(|(_, j)| format!("{prefix}src-{}", pad(j)))
                 .collect();
             storylines.push(NewStoryline {
