@@ -120,8 +120,9 @@ own); `--out FILE` writes elsewhere; `--only
 decay,pickup` runs those benchmarks alone and replaces only their sections, each then
 noting the run that measured it. Each section gives the command that runs its benchmark
 alone (after `cargo build --release --bins`). With `NEO4J_URI` (and `NEO4J_USER`,
-`NEO4J_PASSWORD`) naming a Neo4j 5.26 server, `all` also runs `decay` and `explore` on
-it, under keys and users of the run's own, deleted after it (their Neo4j sections).
+`NEO4J_PASSWORD`) naming a Neo4j 5.26 server, `all` also runs `ingest` (PostgreSQL
+queue), `pipeline`, `decay`, `promotion` and `explore` on it, under keys and users of the
+run's own, deleted after it (the rows marked neo4j, and the Neo4j sections).
 
 ## Machine and run
 
