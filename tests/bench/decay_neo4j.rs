@@ -7,7 +7,7 @@
 //! properties decay changes here, with no locks, no state changes and no events to look
 //! for. The job walks every memory the database holds; `examined` says how many.
 
-use std::time::{Duration as StdDuration, Instant};
+use std::time::Instant;
 
 use chrono::Duration;
 use cosmo_pipeline::maintenance::decay;
@@ -131,15 +131,7 @@ pub async fn run(nodes: u64) -> anyhow::Result<()> {
     };
     let store = Neo4jGraph::connect(&config, 384).await?;
     store.migrate().await?;
-    let settings = neo4rs::ConfigBuilder::default()
-        .uri(config.uri.as_str())
-        .user(config.user.as_str())
-        .password(config.password.as_str())
-        .db(config.database.as_str())
-        .max_connections(1)
-        .max_lifetime(StdDuration::from_secs(600))
-        .build()?;
-    let raw = neo4rs::Graph::connect(settings)?;
+    let raw = harness::neo4j_client(&config, 1)?;
     let suffix = cosmo_tests::neo4j::new_suffix();
     let prefix = format!("bench{suffix}-node-");
     let _cleanup = Cleanup {

@@ -405,16 +405,7 @@ impl Drop for Cleanup {
                 .enable_all()
                 .build()?;
             rt.block_on(async {
-                let uri = neo4j.uri.clone();
-                let settings = neo4rs::ConfigBuilder::default()
-                    .uri(uri.as_str())
-                    .user(neo4j.user.as_str())
-                    .password(neo4j.password.as_str())
-                    .db(neo4j.database.as_str())
-                    .max_connections(1)
-                    .max_lifetime(StdDuration::from_secs(60))
-                    .build()?;
-                let graph = neo4rs::Graph::connect(settings)?;
+                let graph = crate::harness::neo4j_client(&neo4j, 1)?;
                 for user in &users {
                     loop {
                         let mut rows = graph

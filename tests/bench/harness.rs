@@ -61,6 +61,20 @@ WITH n LIMIT 10000
 DETACH DELETE n
 RETURN count(*) AS done";
 
+/// A bare neo4rs client of the server in `config`, with `connections` in its pool: for
+/// what a benchmark writes or reads around the store (seeding, ceilings, clean-up).
+pub fn neo4j_client(config: &Neo4jConfig, connections: usize) -> anyhow::Result<neo4rs::Graph> {
+    let settings = neo4rs::ConfigBuilder::default()
+        .uri(config.uri.as_str())
+        .user(config.user.as_str())
+        .password(config.password.as_str())
+        .db(config.database.as_str())
+        .max_connections(connections.max(1))
+        .max_lifetime(Duration::from_secs(600))
+        .build()?;
+    Ok(neo4rs::Graph::connect(settings)?)
+}
+
 impl Drop for OnNeo4j {
     fn drop(&mut self) {
         let (config, suffix) = (self.config.clone(), self.suffix.clone());
@@ -69,15 +83,7 @@ impl Drop for OnNeo4j {
                 .enable_all()
                 .build()?;
             rt.block_on(async {
-                let settings = neo4rs::ConfigBuilder::default()
-                    .uri(config.uri.as_str())
-                    .user(config.user.as_str())
-                    .password(config.password.as_str())
-                    .db(config.database.as_str())
-                    .max_connections(1)
-                    .max_lifetime(Duration::from_secs(600))
-                    .build()?;
-                let graph = neo4rs::Graph::connect(settings)?;
+                let graph = neo4j_client(&config, 1)?;
                 loop {
                     let q = neo4rs::query(DELETE_BATCH).param("suffix", suffix.as_str());
                     let mut rows = graph.execute(q).await?;

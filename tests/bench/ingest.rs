@@ -138,15 +138,7 @@ async fn bare_writes(
     concurrency: usize,
     window: Duration,
 ) -> anyhow::Result<Stats> {
-    let settings = neo4rs::ConfigBuilder::default()
-        .uri(config.uri.as_str())
-        .user(config.user.as_str())
-        .password(config.password.as_str())
-        .db(config.database.as_str())
-        .max_connections(concurrency.max(1))
-        .max_lifetime(Duration::from_secs(600))
-        .build()?;
-    let graph = neo4rs::Graph::connect(settings)?;
+    let graph = harness::neo4j_client(config, concurrency)?;
     let suffix = suffix.to_owned();
     Ok(drive(concurrency, window, move |i| {
         let graph = graph.clone();

@@ -186,17 +186,7 @@ impl Extracted {
                 sqlx::SqlitePool::connect(&format!("sqlite://{}", stores.graph_path.display()))
                     .await?,
             ),
-            Some(n) => {
-                let settings = neo4rs::ConfigBuilder::default()
-                    .uri(n.config.uri.as_str())
-                    .user(n.config.user.as_str())
-                    .password(n.config.password.as_str())
-                    .db(n.config.database.as_str())
-                    .max_connections(1)
-                    .max_lifetime(Duration::from_secs(60))
-                    .build()?;
-                Self::Neo4j(neo4rs::Graph::connect(settings)?, users.to_vec())
-            }
+            Some(n) => Self::Neo4j(harness::neo4j_client(&n.config, 1)?, users.to_vec()),
         })
     }
 

@@ -13,6 +13,7 @@
 use std::time::Instant;
 
 use cosmo_shared::queue::JobKind;
+use cosmo_shared::services::Services;
 use cosmo_tests::stores;
 use cosmo_workers::dispatch::Dispatcher;
 
@@ -148,7 +149,18 @@ pub async fn seed(nodes: u64, dir: &std::path::Path) -> anyhow::Result<()> {
 pub async fn run(nodes: u64) -> anyhow::Result<()> {
     let (dir, seeded_in) = decay::seed_in_child(Graph::Promotion, nodes)?;
     let svc = stores::sqlite(dir.path()).await;
-    let dispatcher = Dispatcher::new(svc.clone());
+    run_jobs(svc, "sqlite", nodes, seeded_in).await
+}
+
+/// One `promote-storylines` and one `promote-macros` run on `svc`'s seeded graph, each
+/// printed as a result line with its time and peak memory.
+pub async fn run_jobs(
+    svc: Services,
+    graph: &str,
+    nodes: u64,
+    seeded_in: f64,
+) -> anyhow::Result<()> {
+    let dispatcher = Dispatcher::new(svc);
     for kind in [JobKind::PromoteStorylines, JobKind::PromoteMacros] {
         harness::reset_peak();
         let before = harness::rss_mib();
@@ -160,6 +172,7 @@ pub async fn run(nodes: u64) -> anyhow::Result<()> {
         let took = started.elapsed().as_secs_f64();
         anyhow::ensure!(run.status == "succeeded", "{kind} failed");
         Line::new("promotion")
+            .text("graph", graph)
             .text("job", kind)
             .text("nodes", nodes)
             .text("examined", run.examined)

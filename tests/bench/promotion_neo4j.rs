@@ -10,11 +10,9 @@ use std::time::Instant;
 
 use chrono::Duration;
 use cosmo_shared::domain::NewStoryline;
-use cosmo_shared::queue::JobKind;
-use cosmo_workers::dispatch::Dispatcher;
 
 use crate::created;
-use crate::harness::{self, GraphKind, Line, Queue, Stores};
+use crate::harness::{self, GraphKind, Queue, Stores};
 
 /// Nodes, Sources or mentions written per statement.
 const BATCH: i64 = 20_000;
@@ -96,15 +94,7 @@ pub async fn run(nodes: u64) -> anyhow::Result<()> {
     };
     let on = stores.neo4j.as_ref().expect("on Neo4j");
     let (suffix, prefix) = (on.suffix.clone(), format!("bench{}-", on.suffix));
-    let settings = neo4rs::ConfigBuilder::default()
-        .uri(on.config.uri.as_str())
-        .user(on.config.user.as_str())
-        .password(on.config.password.as_str())
-        .db(on.config.database.as_str())
-        .max_connections(1)
-        .max_lifetime(std::time::Duration::from_secs(600))
-        .build()?;
-    let raw = neo4rs::Graph::connect(settings)?;
+    let raw = harness::neo4j_client(&on.config, 1)?;
     let svc = stores.services().await?;
 
     let seeding = Instant::now();
@@ -182,28 +172,5 @@ pub async fn run(nodes: u64) -> anyhow::Result<()> {
     }
     let seeded_in = seeding.elapsed().as_secs_f64();
 
-    let dispatcher = Dispatcher::new(svc.clone());
-    for kind in [JobKind::PromoteStorylines, JobKind::PromoteMacros] {
-        harness::reset_peak();
-        let before = harness::rss_mib();
-        let started = Instant::now();
-        let run = dispatcher
-            .run_periodic(kind, now, None)
-            .await
-            .map_err(|e| anyhow::anyhow!(e.message))?;
-        let took = started.elapsed().as_secs_f64();
-        anyhow::ensure!(run.status == "succeeded", "{kind} failed");
-        Line::new("promotion")
-            .text("graph", "neo4j")
-            .text("job", kind)
-            .text("nodes", nodes)
-            .text("examined", run.examined)
-            .text("changed", run.changed)
-            .num("seconds", took, 2)
-            .num("peak_rss_mib", harness::peak_mib(), 1)
-            .num("rss_before_run_mib", before, 1)
-            .num("seeding_seconds", seeded_in, 1)
-            .print();
-    }
-    Ok(())
+    crate::promotion::run_jobs(svc, "neo4j", nodes, seeded_in).await
 }
