@@ -57,6 +57,10 @@ enum Command {
         /// The job's "now" (RFC 3339); default: the clock.
         #[arg(long)]
         as_of: Option<String>,
+        /// Only `decay`: print what the run would do (counts, and up to 100 of the
+        /// memories it would archive), writing nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
 }
 
@@ -117,7 +121,11 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             ensure_api_key(&svc, false).await?;
             cosmo_api::mcp::serve_stdio(svc, &api_key).await
         }
-        Command::RunJob { kind, as_of } => run_job(svc, &kind, as_of.as_deref()).await,
+        Command::RunJob {
+            kind,
+            as_of,
+            dry_run,
+        } => run_job(svc, &kind, as_of.as_deref(), dry_run).await,
     }
 }
 
@@ -181,7 +189,12 @@ async fn serve(svc: Services) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn run_job(svc: Services, kind: &str, as_of: Option<&str>) -> anyhow::Result<()> {
+async fn run_job(
+    svc: Services,
+    kind: &str,
+    as_of: Option<&str>,
+    dry_run: bool,
+) -> anyhow::Result<()> {
     let kind: JobKind = kind.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     anyhow::ensure!(
         kind.is_maintenance() || kind == JobKind::Reconcile,
@@ -195,6 +208,22 @@ async fn run_job(svc: Services, kind: &str, as_of: Option<&str>) -> anyhow::Resu
             .with_timezone(&Utc),
         None => svc.clock.now(),
     };
+    if dry_run {
+        anyhow::ensure!(
+            kind == JobKind::Decay,
+            "{kind} has no dry run: only decay, the job that archives memories, has one"
+        );
+        let preview = cosmo_pipeline::maintenance::decay::preview(
+            svc.graph.as_ref(),
+            &svc.config.lifecycle,
+            svc.config.maintenance.batch_size,
+            as_of,
+            cosmo_pipeline::maintenance::decay::PREVIEW_LISTED,
+        )
+        .await?;
+        println!("{}", serde_json::to_string_pretty(&preview)?);
+        return Ok(());
+    }
     let run = cosmo_workers::dispatch::Dispatcher::new(svc)
         .run_periodic(kind, as_of, None)
         .await

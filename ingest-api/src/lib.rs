@@ -82,6 +82,7 @@ fn endpoints() -> Endpoints {
         .get("/api/admin/usage", admin::usage)
         .get("/api/admin/jobs/runs", admin::job_runs)
         .post("/api/admin/jobs/{kind}/run", admin::run_job)
+        .post("/api/admin/jobs/{kind}/dry-run", admin::dry_run)
         .get("/api/admin/jobs", admin::jobs)
         .get("/api/admin/jobs/counts", admin::job_counts)
         .get("/api/admin/jobs/{job_id}", admin::job)

@@ -64,6 +64,7 @@ use crate::routes;
         routes::admin::usage,
         routes::admin::job_runs,
         routes::admin::run_job,
+        routes::admin::dry_run,
         routes::admin::jobs,
         routes::admin::job_counts,
         routes::admin::job,

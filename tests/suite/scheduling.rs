@@ -274,6 +274,48 @@ async fn an_operator_runs_a_job_now_and_reads_what_it_did() {
         (printed["job_kind"].as_str(), printed["status"].as_str()),
         (Some("cleanup-notes"), Some("succeeded"))
     );
+
+    // Decay's dry run prints what a run would do and records no run.
+    let cosmo = |args: &[&str]| {
+        std::process::Command::new(process::bin("cosmo"))
+            .args(args)
+            .current_dir(dir.path())
+            .envs(process::env(
+                &format!("sqlite://{}", db.display()),
+                &db,
+                &[("COSMO_LOG__LEVEL", "error")],
+            ))
+            .output()
+            .unwrap()
+    };
+    let out = cosmo(&[
+        "run-job",
+        "decay",
+        "--dry-run",
+        "--as-of",
+        "2027-03-03T01:00:00Z",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed["as_of"], "2027-03-03T01:00:00Z", "{printed}");
+    assert!(printed["archive"].is_array(), "{printed}");
+    let (_, runs) = api.get("/api/admin/jobs/runs?kind=decay").await;
+    assert!(
+        runs.as_array()
+            .is_some_and(|r| r.iter().all(|r| r["as_of"] != printed["as_of"])),
+        "a dry run records no run: {runs}"
+    );
+    let out = cosmo(&["run-job", "cleanup-notes", "--dry-run"]);
+    assert!(!out.status.success(), "only decay has a dry run");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cleanup-notes has no dry run"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 async fn create_key(dir: &std::path::Path) -> String {

@@ -1,12 +1,12 @@
 """Schemathesis hooks for Cosmo's fuzz pass (`tools/fuzz-api`).
 
-Five rules relate a field to another field of the request or to the clock, which a
+Six rules relate a field to another field of the request or to the clock, which a
 JSON Schema cannot state; the OpenAPI document states them in words:
 
 * `POST /api/explore` and `POST /api/context`: `until` must be after `since`;
 * `POST /api/sources`: `ended_at` must not be before `started_at`;
 * `GET /api/admin/usage`: `from` must not be after `to`;
-* `POST /api/admin/jobs/{kind}/run`: `as_of` within 10 years of now.
+* `POST /api/admin/jobs/{kind}/run` and `/dry-run`: `as_of` within 10 years of now.
 
 A schema-valid request that breaks one of them is refused with 422 naming that field,
 which is right, not a gap in the schema. This hook drops exactly those refusals and
@@ -21,6 +21,7 @@ CROSS_FIELD_RULES = {
     ("POST", "/api/sources"): "ended_at",
     ("GET", "/api/admin/usage"): "from",
     ("POST", "/api/admin/jobs/{kind}/run"): "as_of",
+    ("POST", "/api/admin/jobs/{kind}/dry-run"): "as_of",
 }
 
 

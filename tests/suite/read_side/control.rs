@@ -1,12 +1,14 @@
 //! Lifecycle control over HTTP: pin and unpin (a pinned memory refuses state changes and
 //! keeps its state under decay), archive and restore, and the event log that records each
-//! with the previous and new state, the reason and the actor.
+//! with the previous and new state, the reason and the actor; and decay's dry run, which
+//! says what a decay run would archive and writes nothing.
 
+use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::queue::JobKind;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use super::world::{World, node_named, note};
+use super::world::{World, day, node_named, note};
 
 async fn act(w: &World, kind: &str, key: &str, action: &str) -> (StatusCode, Value) {
     w.api
@@ -156,4 +158,163 @@ async fn archived_relationships_leave_explore_unless_asked() {
     let body = json!({ "user_id": "alex", "queries": [{ "query": "Marco Rossi" }], "include_archived": true });
     let all = relationships(&w.ok("/api/explore", body).await);
     assert!(all.contains(&shown[0]), "archived: shown when asked");
+}
+
+#[tokio::test]
+async fn a_dry_run_of_decay_shows_what_the_run_then_does_and_writes_nothing() {
+    let w = World::new().await;
+    let pinned = w
+        .ingest(note("alex", 0, "Kayak lessons with Dana Park on the lake."))
+        .await;
+    let loose = w
+        .ingest(note(
+            "alex",
+            0,
+            "Kayak repair at the harbour with Dana Park.",
+        ))
+        .await;
+    w.explore("alex", "kayak", 1).await;
+    act(&w, "source", &pinned, "pin").await;
+    let (key, _) = w
+        .svc
+        .directory
+        .create_api_key("acme", "operator", true, day(0))
+        .await
+        .unwrap();
+    let admin = w.api.with_key(Some(&key));
+    let world = &w;
+    let snapshot = move || async move {
+        GraphSnapshot::of_user(&*world.svc.graph, "alex")
+            .await
+            .unwrap()
+    };
+    let events = move |key: String| async move {
+        world
+            .read(&format!("/api/memories/source/{key}/events"))
+            .await["events"]
+            .clone()
+    };
+    let (graph_before, events_before) = (snapshot().await, events(loose.clone()).await);
+
+    // Two years on, unrecalled: the loose Source would be archived, the pinned one not.
+    let body = json!({ "as_of": day(700) });
+    let (status, preview) = admin.post("/api/admin/jobs/decay/dry-run", &body).await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    let listed = preview["archive"].as_array().unwrap().clone();
+    let loose_event = listed
+        .iter()
+        .find(|e| e["memory_key"] == loose.as_str())
+        .unwrap_or_else(|| panic!("the loose Source is listed: {preview}"));
+    assert_eq!(
+        (
+            &loose_event["memory_kind"],
+            &loose_event["previous_state"],
+            &loose_event["new_state"],
+            &loose_event["reason"],
+            &loose_event["actor"]
+        ),
+        (
+            &json!("source"),
+            &json!("active"),
+            &json!("archived"),
+            &json!("decayed"),
+            &json!("system")
+        )
+    );
+    assert!(
+        listed.iter().all(|e| e["memory_key"] != pinned.as_str()),
+        "a pinned memory is never archived: {preview}"
+    );
+    assert_eq!(preview["archived"], json!(listed.len()), "all listed");
+    assert_eq!(snapshot().await, graph_before, "a dry run writes nothing");
+    assert_eq!(
+        events(loose.clone()).await,
+        events_before,
+        "nor logs anything"
+    );
+
+    // The list is capped, the counts are not.
+    let (_, capped) = admin
+        .post(
+            "/api/admin/jobs/decay/dry-run",
+            &json!({ "as_of": day(700), "limit": 1 }),
+        )
+        .await;
+    assert_eq!(
+        capped["archive"].as_array().map(Vec::len),
+        Some(1),
+        "{capped}"
+    );
+    for count in ["examined", "changed", "archived", "details"] {
+        assert_eq!(capped[count], preview[count], "{count}");
+    }
+
+    // The run then does exactly what the dry run said.
+    let run = w.run(JobKind::Decay, 700).await;
+    assert_eq!(
+        json!([run.examined, run.changed, run.archived]),
+        json!([preview["examined"], preview["changed"], preview["archived"]]),
+    );
+    let details: Value = serde_json::from_str(&run.details).unwrap();
+    assert_eq!(details, preview["details"]);
+    for listed in &listed {
+        let kind = listed["memory_kind"].as_str().unwrap();
+        let key = listed["memory_key"].as_str().unwrap();
+        let logged = w.read(&format!("/api/memories/{kind}/{key}/events")).await["events"]
+            .as_array()
+            .and_then(|e| e.last().cloned());
+        assert_eq!(logged.as_ref(), Some(listed), "the event the run logged");
+    }
+    let (_, again) = admin.post("/api/admin/jobs/decay/dry-run", &body).await;
+    assert_eq!(
+        (
+            again["changed"].as_i64(),
+            again["archive"].as_array().map(Vec::len)
+        ),
+        (Some(0), Some(0)),
+        "a run to the same time again would change nothing: {again}"
+    );
+
+    // What a dry run refuses.
+    for (path, body, status, field) in [
+        (
+            "cleanup-notes",
+            json!({}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("kind"),
+        ),
+        ("nonsense", json!({}), StatusCode::NOT_FOUND, None),
+        (
+            "decay",
+            json!({ "limit": 1001 }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("limit"),
+        ),
+        (
+            "decay",
+            json!({ "as_of": "9999-12-31T00:00:00Z" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("as_of"),
+        ),
+        (
+            "decay",
+            json!({ "dry": true }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("dry"),
+        ),
+    ] {
+        let (got, answer) = admin
+            .post(&format!("/api/admin/jobs/{path}/dry-run"), &body)
+            .await;
+        assert_eq!(
+            (got, answer["error"]["field"].as_str()),
+            (status, field),
+            "{path} {body}: {answer}"
+        );
+    }
+    let (status, _) = w
+        .api
+        .post("/api/admin/jobs/decay/dry-run", &json!({}))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "a tenant key");
 }

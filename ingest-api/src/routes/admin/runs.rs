@@ -102,6 +102,35 @@ pub async fn run_job(
     OptionalJsonBody(body): OptionalJsonBody,
 ) -> ApiResult<(StatusCode, Json<RunAccepted>)> {
     require_admin(&tenant)?;
+    let kind = periodic_kind(&kind)?;
+    // The body is optional: none means "now".
+    let body: RunBody = match body {
+        None | Some(serde_json::Value::Null) => RunBody::default(),
+        Some(v) => cosmo_shared::domain::input::from_value(v)?,
+    };
+    let as_of = manual_as_of(&app, body.as_of.as_deref())?;
+    let enqueued = app
+        .svc
+        .queue
+        .enqueue(Periodic::manual(kind, as_of))
+        .await
+        .map_err(|e| ApiError::Unavailable {
+            message: format!("the job queue is unreachable: {e}"),
+            detail: None,
+        })?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(RunAccepted {
+            job_id: enqueued.job_id().to_owned(),
+            kind,
+            as_of,
+        }),
+    ))
+}
+
+/// A periodic job's kind from the path: 404 for no job kind, 422 for a job that is not
+/// periodic.
+pub(super) fn periodic_kind(kind: &str) -> ApiResult<JobKind> {
     let kind = kind
         .parse::<JobKind>()
         .map_err(|e| ApiError::NotFound(format!("no job kind: {e}")))?;
@@ -111,14 +140,15 @@ pub async fn run_job(
             format!("{kind} is not a periodic job"),
         )));
     }
-    // The body is optional: none means "now".
-    let body: RunBody = match body {
-        None | Some(serde_json::Value::Null) => RunBody::default(),
-        Some(v) => cosmo_shared::domain::input::from_value(v)?,
-    };
-    let as_of = body
-        .as_of
-        .as_deref()
+    Ok(kind)
+}
+
+/// A manual run's `as_of`: RFC 3339, within 10 years of the server's time.
+pub(super) fn manual_as_of(
+    app: &AppState,
+    as_of: Option<&str>,
+) -> ApiResult<Option<DateTime<Utc>>> {
+    let as_of = as_of
         .map(|s| {
             DateTime::parse_from_rfc3339(s)
                 .map(|t| t.with_timezone(&Utc))
@@ -137,23 +167,7 @@ pub async fn run_job(
             "must be within 10 years of now",
         )));
     }
-    let enqueued = app
-        .svc
-        .queue
-        .enqueue(Periodic::manual(kind, as_of))
-        .await
-        .map_err(|e| ApiError::Unavailable {
-            message: format!("the job queue is unreachable: {e}"),
-            detail: None,
-        })?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(RunAccepted {
-            job_id: enqueued.job_id().to_owned(),
-            kind,
-            as_of,
-        }),
-    ))
+    Ok(as_of)
 }
 
 /// The kinds `POST /api/admin/jobs/{kind}/run` runs: the maintenance jobs and the

@@ -1,0 +1,97 @@
+//! A periodic job's dry run (`POST /api/admin/jobs/{kind}/dry-run`): what `decay`, the
+//! job that archives memories, would do if it ran now or as of a given time, read in
+//! this request without writing anything.
+
+use axum::Json;
+use axum::extract::State;
+use cosmo_pipeline::maintenance::decay::{self, DecayPreview};
+use cosmo_shared::domain::input::FieldError;
+use cosmo_shared::queue::JobKind;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::require_admin;
+use super::runs::{manual_as_of, periodic_kind};
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{OptionalJsonBody, Path, Tenant};
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"as_of": "2027-03-01T00:00:00Z", "limit": 20}))]
+pub struct DryRunBody {
+    /// The run's "now" (RFC 3339), within 10 years of the server's time; default: now.
+    #[schema(format = DateTime)]
+    pub as_of: Option<String>,
+    /// How many of the memories it would archive to list (0 to 1000, default 100);
+    /// the counts cover every memory whatever this is.
+    #[schema(minimum = 0, maximum = 1000)]
+    pub limit: Option<usize>,
+}
+
+/// The jobs that have a dry run.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+#[allow(dead_code)]
+enum DryRunKind {
+    Decay,
+}
+
+/// Dry-run a periodic job
+///
+/// What `decay` would do if it ran now (or as of `as_of`), without writing anything:
+/// how many memories it would look at, change and archive (per kind too), and the
+/// memories it would archive, each as the lifecycle event it would log. Counted over
+/// every tenant's memories in this request, so a store too large to walk within the
+/// request timeout answers 503; `cosmo run-job decay --dry-run` has no such limit. Only
+/// `decay` has a dry run: it is the job that takes memories out of retrieval.
+#[utoipa::path(post, path = "/api/admin/jobs/{kind}/dry-run", tag = "admin",
+    request_body(content = Option<DryRunBody>, description = "Optional: without a body, \
+        as of now, listing up to 100 memories"),
+    params(("kind" = inline(DryRunKind), Path, description = "The job: `decay`")),
+    responses(
+        (status = 200, description = "What the run would do", body = DecayPreview),
+        (status = 404, description = "No such job kind", body = ErrorBody),
+        (status = 422, description = "A job without a dry run, a bad `as_of` or `limit`", body = ErrorBody),
+        (status = 503, description = "The graph store is unreachable, or the walk took \
+            longer than the request timeout", body = ErrorBody),
+    ))]
+pub async fn dry_run(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    Path(kind): Path<String>,
+    OptionalJsonBody(body): OptionalJsonBody,
+) -> ApiResult<Json<DecayPreview>> {
+    require_admin(&tenant)?;
+    let kind = periodic_kind(&kind)?;
+    if kind != JobKind::Decay {
+        return Err(ApiError::Validation(FieldError::new(
+            "kind",
+            format!("{kind} has no dry run: only decay, the job that archives memories, has one"),
+        )));
+    }
+    let body: DryRunBody = match body {
+        None | Some(serde_json::Value::Null) => DryRunBody::default(),
+        Some(v) => cosmo_shared::domain::input::from_value(v)?,
+    };
+    let as_of = manual_as_of(&app, body.as_of.as_deref())?.unwrap_or_else(|| app.svc.clock.now());
+    let listed = match body.limit.unwrap_or(decay::PREVIEW_LISTED) {
+        n @ 0..=1000 => n,
+        _ => {
+            return Err(ApiError::Validation(FieldError::new(
+                "limit",
+                "must be from 0 to 1000",
+            )));
+        }
+    };
+    let svc = &app.svc;
+    let preview = decay::preview(
+        svc.graph.as_ref(),
+        &svc.config.lifecycle,
+        svc.config.maintenance.batch_size,
+        as_of,
+        listed,
+    )
+    .await?;
+    Ok(Json(preview))
+}
