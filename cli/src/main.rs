@@ -57,8 +57,8 @@ enum Command {
         /// The job's "now" (RFC 3339); default: the clock.
         #[arg(long)]
         as_of: Option<String>,
-        /// Only `decay`: print what the run would do (counts, and up to 100 of the
-        /// memories it would archive), writing nothing.
+        /// Only `decay` and `cleanup-notes`: print what the run would do (its counts;
+        /// for decay, up to 100 of the memories it would archive), writing nothing.
         #[arg(long)]
         dry_run: bool,
     },
@@ -209,18 +209,14 @@ async fn run_job(
         None => svc.clock.now(),
     };
     if dry_run {
-        anyhow::ensure!(
-            kind == JobKind::Decay,
-            "{kind} has no dry run: only decay, the job that archives memories, has one"
-        );
-        let preview = cosmo_pipeline::maintenance::decay::preview(
-            svc.graph.as_ref(),
-            &svc.config.lifecycle,
-            svc.config.maintenance.batch_size,
-            as_of,
-            cosmo_pipeline::maintenance::decay::PREVIEW_LISTED,
-        )
-        .await?;
+        use cosmo_pipeline::maintenance::{DRY_RUN_LISTED, dry_run};
+        let preview = dry_run(&svc, kind, as_of, DRY_RUN_LISTED)
+            .await?
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{kind} has no dry run: only decay and cleanup-notes, which take memory away, have one"
+                )
+            })?;
         println!("{}", serde_json::to_string_pretty(&preview)?);
         return Ok(());
     }

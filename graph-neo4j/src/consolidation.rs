@@ -6,7 +6,7 @@ use cosmo_core::domain::{Relationship, SemanticNode};
 use cosmo_core::graph::{ConsolidationStore, GraphResult};
 use neo4rs::{BoltType, Txn};
 
-use super::bolt::{embedding, int, list, strings_column};
+use super::bolt::{embedding, int, int_column, list, strings_column};
 use super::cypher::{Statement, maintenance as mt};
 use super::extraction::count;
 use super::hierarchy::required;
@@ -139,5 +139,12 @@ impl ConsolidationStore for Neo4jGraph {
             finish(txn, result).await
         })
         .await
+    }
+
+    async fn count_expired_notes(&self, now: DateTime<Utc>) -> GraphResult<u64> {
+        let q = mt::COUNT_EXPIRED_NOTES.bind().p("now", now);
+        let rows = self.rows(q.query()?).await?;
+        let expired = rows.first().map_or(Ok(0), |r| int_column(r, "expired"))?;
+        Ok(expired.max(0) as u64)
     }
 }

@@ -68,4 +68,12 @@ impl ConsolidationStore for SqliteGraph {
             .await?;
         Ok(done.rows_affected() as usize)
     }
+
+    async fn count_expired_notes(&self, now: DateTime<Utc>) -> GraphResult<u64> {
+        let n: i64 = sqlx::query_scalar(query_file!("consolidation/count_expired_notes.sql"))
+            .bind(micros(now))
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(n as u64)
+    }
 }

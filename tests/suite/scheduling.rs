@@ -275,7 +275,7 @@ async fn an_operator_runs_a_job_now_and_reads_what_it_did() {
         (Some("cleanup-notes"), Some("succeeded"))
     );
 
-    // Decay's dry run prints what a run would do and records no run.
+    // A dry run prints what a run would do and records no run.
     let cosmo = |args: &[&str]| {
         std::process::Command::new(process::bin("cosmo"))
             .args(args)
@@ -309,10 +309,13 @@ async fn an_operator_runs_a_job_now_and_reads_what_it_did() {
             .is_some_and(|r| r.iter().all(|r| r["as_of"] != printed["as_of"])),
         "a dry run records no run: {runs}"
     );
-    let out = cosmo(&["run-job", "cleanup-notes", "--dry-run"]);
-    assert!(!out.status.success(), "only decay has a dry run");
+    let out = cosmo(&["run-job", "promote-macros", "--dry-run"]);
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("cleanup-notes has no dry run"),
+        !out.status.success(),
+        "only decay and cleanup-notes have a dry run"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("promote-macros has no dry run"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

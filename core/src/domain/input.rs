@@ -16,9 +16,9 @@ pub mod read;
 pub mod session;
 mod user;
 
+pub(crate) use self::fields::timestamp;
 use self::fields::{context_type, enum_field, identifier, key_field, provenance};
-pub use self::fields::{from_value, idempotency_header, parse_user_id};
-pub(crate) use self::fields::{timestamp, whole_number};
+pub use self::fields::{from_value, idempotency_header, parse_user_id, whole_number};
 pub use self::user::{ExtractionRequestInput, ProfileInput};
 
 /// The most users one Source may be shared with, the owner included.

@@ -70,6 +70,8 @@ pub const EXPIRED_RELATIONSHIP_NOTES: Statement = statement!(
     "consolidation/expired_relationship_notes.cypher",
     [now, limit]
 );
+pub const COUNT_EXPIRED_NOTES: Statement =
+    statement!("consolidation/count_expired_notes.cypher", [now]);
 pub const REMOVE_NODE_NOTES: Statement = statement!(
     "consolidation/remove_node_notes.cypher",
     [rows, now],
@@ -128,6 +130,7 @@ pub const ALL: &[&Statement] = &[
     &CONSOLIDATE_RELATIONSHIP,
     &EXPIRED_NODE_NOTES,
     &EXPIRED_RELATIONSHIP_NOTES,
+    &COUNT_EXPIRED_NOTES,
     &REMOVE_NODE_NOTES,
     &REMOVE_RELATIONSHIP_NOTES,
     &FADED_SOURCES,

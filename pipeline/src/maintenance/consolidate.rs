@@ -2,11 +2,11 @@
 //! (nightly 04:00).
 
 use chrono::{DateTime, Utc};
-use cosmo_shared::graph::ConsolidationStore;
+use cosmo_shared::graph::{ConsolidationStore, GraphResult};
 use cosmo_shared::job_runs::RunReport;
 use cosmo_shared::llm::SummaryTask;
 
-use super::ModelCalls;
+use super::{DryRun, ModelCalls};
 use crate::error::JobResult;
 
 /// Longest notes text fed to a relationship's notes embedding, in characters.
@@ -92,4 +92,21 @@ pub async fn cleanup_notes<G: ConsolidationStore + ?Sized>(
     }
     report.examined = report.changed;
     Ok(report)
+}
+
+/// `cleanup-notes`' dry run: the notes a run to `as_of` would delete, counted, none
+/// deleted.
+pub async fn cleanup_notes_preview<G: ConsolidationStore + ?Sized>(
+    graph: &G,
+    as_of: DateTime<Utc>,
+) -> GraphResult<DryRun> {
+    let expired = graph.count_expired_notes(as_of).await? as i64;
+    Ok(DryRun {
+        as_of,
+        examined: expired,
+        changed: expired,
+        archived: 0,
+        details: Default::default(),
+        archive: Vec::new(),
+    })
 }

@@ -6,19 +6,18 @@
 //! write transaction ([`DecayStore::decay_page`]): set-based statements doing the pure
 //! function's arithmetic, on both stores.
 //!
-//!
 //! [`preview`] is its dry run: what a run to a given time would change and archive,
 //! read without writing anything.
 //!
 //! [`DecayStore::decay_page`]: cosmo_shared::graph::DecayStore::decay_page
 
 use chrono::{DateTime, Utc};
-use cosmo_shared::domain::{LifecycleEvent, MemoryKind};
+use cosmo_shared::domain::MemoryKind;
 use cosmo_shared::graph::{DecayStore, GraphResult, LifecycleStore, to_stored_precision};
 use cosmo_shared::job_runs::RunReport;
 use cosmo_shared::lifecycle::{LifecycleParams, decay_change};
-use serde::Serialize;
-use utoipa::ToSchema;
+
+use super::DryRun;
 
 use crate::error::JobResult;
 
@@ -50,42 +49,18 @@ pub async fn run<G: DecayStore + ?Sized>(
     Ok(report)
 }
 
-/// How many of the memories a dry run would archive it lists unless asked otherwise.
-pub const PREVIEW_LISTED: usize = 100;
-
-/// What a decay run to `as_of` would do: the numbers its run record would hold, and the
-/// memories it would archive, each as the event it would log.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
-pub struct DecayPreview {
-    /// The run's "now".
-    pub as_of: DateTime<Utc>,
-    /// Memories looked at: every memory of every kind.
-    pub examined: i64,
-    /// Memories whose lifecycle would change (salience decayed, or archived).
-    pub changed: i64,
-    /// Of those, memories that would be archived.
-    pub archived: i64,
-    /// Memories that would change, per kind, e.g. `{"node": 120, "source": 30}`.
-    #[schema(value_type = Object)]
-    pub details: serde_json::Map<String, serde_json::Value>,
-    /// The first of the memories that would be archived (by kind, then key), at most
-    /// the number asked for: each as the event the run would write to its log. Fewer
-    /// than `archived` when the list was cut.
-    pub archive: Vec<LifecycleEvent>,
-}
-
 /// Decay's dry run: walks every memory as [`run`] does, decides each one's change with
 /// the same function the stores' statements are held to ([`decay_change`]), and writes
 /// nothing. The counts are those a run to the same `as_of` would record, as long as no
 /// memory is accessed, pinned or written in between; `list` caps the memories listed
-/// in [`DecayPreview::archive`], not the walk.
+/// in [`DryRun::archive`], not the walk.
 pub async fn preview<G: LifecycleStore + ?Sized>(
     graph: &G,
     params: &LifecycleParams,
     batch_size: usize,
     as_of: DateTime<Utc>,
     list: usize,
-) -> GraphResult<DecayPreview> {
+) -> GraphResult<DryRun> {
     let batch = batch_size.max(1);
     // Times are compared as the stores keep them (see `to_stored_precision`).
     let at = to_stored_precision(as_of);
@@ -114,7 +89,7 @@ pub async fn preview<G: LifecycleStore + ?Sized>(
             after = page.last().map(|m| m.key.clone());
         }
     }
-    Ok(DecayPreview {
+    Ok(DryRun {
         as_of,
         examined: report.examined,
         changed: report.changed,

@@ -6,9 +6,13 @@
 //! what is still left to do.
 
 use chrono::{DateTime, Utc};
+use cosmo_shared::domain::LifecycleEvent;
+use cosmo_shared::graph::GraphResult;
 use cosmo_shared::job_runs::RunReport;
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::services::Services;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::error::JobResult;
 use crate::metering::ModelCalls;
@@ -50,4 +54,54 @@ pub async fn run(svc: &Services, kind: JobKind, as_of: DateTime<Utc>) -> JobResu
             crate::error::JobError::permanent(format!("{kind} is not a maintenance job")),
         ),
     }
+}
+
+/// The jobs that have a dry run: the two that take memory away, `decay` (archives) and
+/// `cleanup-notes` (deletes).
+pub const DRY_RUN_KINDS: [JobKind; 2] = [JobKind::Decay, JobKind::CleanupNotes];
+
+/// How many of the memories a dry run would archive it lists unless asked otherwise.
+pub const DRY_RUN_LISTED: usize = 100;
+
+/// What a run of a job to `as_of` would do, read without writing anything: the numbers
+/// its run record would hold and, for `decay`, the memories it would archive.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct DryRun {
+    /// The run's "now".
+    pub as_of: DateTime<Utc>,
+    /// What the run would look at: every memory of every kind (`decay`), the expired
+    /// notes (`cleanup-notes`).
+    pub examined: i64,
+    /// What it would change: memories whose lifecycle would change, salience decayed or
+    /// archived (`decay`); notes it would delete (`cleanup-notes`).
+    pub changed: i64,
+    /// Memories it would archive (`cleanup-notes` archives none).
+    pub archived: i64,
+    /// What would change, per kind of memory, e.g. `{"node": 120, "source": 30}`
+    /// (`decay`).
+    #[schema(value_type = Object)]
+    pub details: serde_json::Map<String, serde_json::Value>,
+    /// The first of the memories that would be archived (by kind, then key), at most
+    /// the number asked for: each as the event the run would write to its log. Fewer
+    /// than `archived` when the list was cut.
+    pub archive: Vec<LifecycleEvent>,
+}
+
+/// A job's dry run for `as_of` (`None`: the job has none, see [`DRY_RUN_KINDS`]),
+/// listing at most `list` of the memories it would archive.
+pub async fn dry_run(
+    svc: &Services,
+    kind: JobKind,
+    as_of: DateTime<Utc>,
+    list: usize,
+) -> GraphResult<Option<DryRun>> {
+    let graph = svc.graph.as_ref();
+    let batch = svc.config.maintenance.batch_size;
+    Ok(match kind {
+        JobKind::Decay => {
+            Some(decay::preview(graph, &svc.config.lifecycle, batch, as_of, list).await?)
+        }
+        JobKind::CleanupNotes => Some(consolidate::cleanup_notes_preview(graph, as_of).await?),
+        _ => None,
+    })
 }

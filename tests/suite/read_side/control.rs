@@ -1,7 +1,7 @@
 //! Lifecycle control over HTTP: pin and unpin (a pinned memory refuses state changes and
 //! keeps its state under decay), archive and restore, and the event log that records each
-//! with the previous and new state, the reason and the actor; and decay's dry run, which
-//! says what a decay run would archive and writes nothing.
+//! with the previous and new state, the reason and the actor; and the dry runs of decay
+//! and cleanup-notes, which say what a run would archive or delete and write nothing.
 
 use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::queue::JobKind;
@@ -161,7 +161,7 @@ async fn archived_relationships_leave_explore_unless_asked() {
 }
 
 #[tokio::test]
-async fn a_dry_run_of_decay_shows_what_the_run_then_does_and_writes_nothing() {
+async fn dry_runs_of_decay_and_cleanup_notes_show_what_the_runs_then_do_and_write_nothing() {
     let w = World::new().await;
     let pinned = w
         .ingest(note("alex", 0, "Kayak lessons with Dana Park on the lake."))
@@ -173,6 +173,13 @@ async fn a_dry_run_of_decay_shows_what_the_run_then_does_and_writes_nothing() {
             "Kayak repair at the harbour with Dana Park.",
         ))
         .await;
+    // Notes on Sarah that run out within the two years (a month, a year).
+    w.ingest(note(
+        "alex",
+        0,
+        "Had lunch with Sarah Chen. Sarah Chen leads the Berlin launch. She will hire two engineers.",
+    ))
+    .await;
     w.explore("alex", "kayak", 1).await;
     act(&w, "source", &pinned, "pin").await;
     let (key, _) = w
@@ -237,7 +244,8 @@ async fn a_dry_run_of_decay_shows_what_the_run_then_does_and_writes_nothing() {
     let (_, capped) = admin
         .post(
             "/api/admin/jobs/decay/dry-run",
-            &json!({ "as_of": day(700), "limit": 1 }),
+            // A whole number, as JSON Schema's `integer` has it.
+            &json!({ "as_of": day(700), "limit": 1.0 }),
         )
         .await;
     assert_eq!(
@@ -275,10 +283,24 @@ async fn a_dry_run_of_decay_shows_what_the_run_then_does_and_writes_nothing() {
         "a run to the same time again would change nothing: {again}"
     );
 
+    // cleanup-notes' dry run counts the notes the run then deletes.
+    let notes = |answer: &Value| answer["changed"].as_i64();
+    let (status, expiring) = admin
+        .post("/api/admin/jobs/cleanup-notes/dry-run", &body)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{expiring}");
+    assert!(notes(&expiring) > Some(0), "the premise: {expiring}");
+    let run = w.run(JobKind::CleanupNotes, 700).await;
+    assert_eq!(notes(&expiring), Some(run.changed), "{expiring}");
+    let (_, left) = admin
+        .post("/api/admin/jobs/cleanup-notes/dry-run", &body)
+        .await;
+    assert_eq!(notes(&left), Some(0), "{left}");
+
     // What a dry run refuses.
     for (path, body, status, field) in [
         (
-            "cleanup-notes",
+            "promote-storylines",
             json!({}),
             StatusCode::UNPROCESSABLE_ENTITY,
             Some("kind"),

@@ -9,7 +9,7 @@ use super::FieldError;
 
 /// An optional whole number as JSON Schema's `integer` means it: any number without a
 /// fraction, so `17.0` is 17 (`#[serde(default, deserialize_with = "whole_number")]`).
-pub(crate) fn whole_number<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+pub fn whole_number<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: TryFrom<u64>,

@@ -34,4 +34,8 @@ pub trait ConsolidationStore: Send + Sync {
     /// Removes up to `limit` notes whose `expires_at` is at or before `now`; returns how
     /// many went.
     async fn delete_expired_notes(&self, now: DateTime<Utc>, limit: usize) -> GraphResult<usize>;
+
+    /// How many notes [`delete_expired_notes`](Self::delete_expired_notes) would remove
+    /// at `now`, all of them, removing none (cleanup-notes' dry run).
+    async fn count_expired_notes(&self, now: DateTime<Utc>) -> GraphResult<u64>;
 }

@@ -1,12 +1,11 @@
-//! A periodic job's dry run (`POST /api/admin/jobs/{kind}/dry-run`): what `decay`, the
-//! job that archives memories, would do if it ran now or as of a given time, read in
-//! this request without writing anything.
+//! A periodic job's dry run (`POST /api/admin/jobs/{kind}/dry-run`): what `decay` or
+//! `cleanup-notes`, the jobs that take memory away, would do if they ran now or as of a
+//! given time, read in this request without writing anything.
 
 use axum::Json;
 use axum::extract::State;
-use cosmo_pipeline::maintenance::decay::{self, DecayPreview};
+use cosmo_pipeline::maintenance::{self, DRY_RUN_KINDS, DRY_RUN_LISTED, DryRun};
 use cosmo_shared::domain::input::FieldError;
-use cosmo_shared::queue::JobKind;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -23,34 +22,41 @@ pub struct DryRunBody {
     /// The run's "now" (RFC 3339), within 10 years of the server's time; default: now.
     #[schema(format = DateTime)]
     pub as_of: Option<String>,
-    /// How many of the memories it would archive to list (0 to 1000, default 100);
-    /// the counts cover every memory whatever this is.
+    /// How many of the memories `decay` would archive to list (0 to 1000, default
+    /// 100); the counts cover every memory whatever this is.
+    #[serde(
+        default,
+        deserialize_with = "cosmo_shared::domain::input::whole_number"
+    )]
     #[schema(minimum = 0, maximum = 1000)]
     pub limit: Option<usize>,
 }
 
-/// The jobs that have a dry run.
+/// The jobs that have a dry run ([`DRY_RUN_KINDS`]).
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "kebab-case")]
 #[allow(dead_code)]
 enum DryRunKind {
     Decay,
+    CleanupNotes,
 }
 
 /// Dry-run a periodic job
 ///
-/// What `decay` would do if it ran now (or as of `as_of`), without writing anything:
-/// how many memories it would look at, change and archive (per kind too), and the
-/// memories it would archive, each as the lifecycle event it would log. Counted over
-/// every tenant's memories in this request, so a store too large to walk within the
-/// request timeout answers 503; `cosmo run-job decay --dry-run` has no such limit. Only
-/// `decay` has a dry run: it is the job that takes memories out of retrieval.
+/// What `decay` or `cleanup-notes` would do if it ran now (or as of `as_of`), without
+/// writing anything: the numbers its run record would hold (what it would look at,
+/// change and archive; `decay` per kind too) and, for `decay`, the memories it would
+/// archive, each as the lifecycle event it would log; for `cleanup-notes`, how many
+/// notes it would delete. Counted over every tenant's memory in this request, so a
+/// store too large to walk within the request timeout answers 503; `cosmo run-job
+/// <kind> --dry-run` has no such limit. Only these two have a dry run: they are the
+/// jobs that take memory away.
 #[utoipa::path(post, path = "/api/admin/jobs/{kind}/dry-run", tag = "admin",
     request_body(content = Option<DryRunBody>, description = "Optional: without a body, \
         as of now, listing up to 100 memories"),
-    params(("kind" = inline(DryRunKind), Path, description = "The job: `decay`")),
+    params(("kind" = inline(DryRunKind), Path, description = "`decay` or `cleanup-notes`")),
     responses(
-        (status = 200, description = "What the run would do", body = DecayPreview),
+        (status = 200, description = "What the run would do", body = DryRun),
         (status = 404, description = "No such job kind", body = ErrorBody),
         (status = 422, description = "A job without a dry run, a bad `as_of` or `limit`", body = ErrorBody),
         (status = 503, description = "The graph store is unreachable, or the walk took \
@@ -61,21 +67,26 @@ pub async fn dry_run(
     tenant: Tenant,
     Path(kind): Path<String>,
     OptionalJsonBody(body): OptionalJsonBody,
-) -> ApiResult<Json<DecayPreview>> {
+) -> ApiResult<Json<DryRun>> {
     require_admin(&tenant)?;
     let kind = periodic_kind(&kind)?;
-    if kind != JobKind::Decay {
-        return Err(ApiError::Validation(FieldError::new(
+    let no_dry_run = || {
+        ApiError::Validation(FieldError::new(
             "kind",
-            format!("{kind} has no dry run: only decay, the job that archives memories, has one"),
-        )));
+            format!(
+                "{kind} has no dry run: only decay and cleanup-notes, which take memory away, have one"
+            ),
+        ))
+    };
+    if !DRY_RUN_KINDS.contains(&kind) {
+        return Err(no_dry_run());
     }
     let body: DryRunBody = match body {
         None | Some(serde_json::Value::Null) => DryRunBody::default(),
         Some(v) => cosmo_shared::domain::input::from_value(v)?,
     };
     let as_of = manual_as_of(&app, body.as_of.as_deref())?.unwrap_or_else(|| app.svc.clock.now());
-    let listed = match body.limit.unwrap_or(decay::PREVIEW_LISTED) {
+    let listed = match body.limit.unwrap_or(DRY_RUN_LISTED) {
         n @ 0..=1000 => n,
         _ => {
             return Err(ApiError::Validation(FieldError::new(
@@ -84,14 +95,6 @@ pub async fn dry_run(
             )));
         }
     };
-    let svc = &app.svc;
-    let preview = decay::preview(
-        svc.graph.as_ref(),
-        &svc.config.lifecycle,
-        svc.config.maintenance.batch_size,
-        as_of,
-        listed,
-    )
-    .await?;
-    Ok(Json(preview))
+    let preview = maintenance::dry_run(&app.svc, kind, as_of, listed).await?;
+    preview.map(Json).ok_or_else(no_dry_run)
 }

@@ -1,11 +1,11 @@
 //! Operator endpoints; admin keys only: `GET /api/admin/usage` sums the usage ledger by
 //! tenant, user and job kind over a time range; `GET /api/admin/jobs/runs` lists what
 //! periodic jobs did; `POST /api/admin/jobs/{kind}/run` runs one now (optionally for a
-//! past or future as-of time), and `POST /api/admin/jobs/decay/dry-run` says what a
-//! decay run would do, writing nothing. The queue itself: `GET /api/admin/jobs` (by
-//! state and kind), `GET /api/admin/jobs/counts`, `GET /api/admin/jobs/{job_id}`,
-//! `POST /api/admin/jobs/{job_id}/retry` and `POST /api/admin/jobs/retry` (every dead
-//! job).
+//! past or future as-of time), and `POST /api/admin/jobs/{kind}/dry-run` says what a
+//! `decay` or `cleanup-notes` run would do, writing nothing. The queue itself:
+//! `GET /api/admin/jobs` (by state and kind), `GET /api/admin/jobs/counts`,
+//! `GET /api/admin/jobs/{job_id}`, `POST /api/admin/jobs/{job_id}/retry` and
+//! `POST /api/admin/jobs/retry` (every dead job).
 //!
 //! Split by what the endpoints are about: the usage ledger (`usage.rs`), periodic job
 //! runs (`runs.rs`) and dry runs (`dry_run.rs`), the queue's jobs (`jobs.rs`) and

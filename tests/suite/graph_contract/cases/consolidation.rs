@@ -311,6 +311,20 @@ pub async fn expired_notes_are_deleted_in_batches(store: &Store) {
             .collect()
     };
 
+    // The dry run's count: what a removal at that time takes, removing nothing.
+    let expired_at = |t: DateTime<Utc>| async move { g.count_expired_notes(t).await.unwrap() };
+    assert_eq!(expired_at(b + days(7) - Duration::seconds(1)).await, 0);
+    assert_eq!(expired_at(b + days(7)).await, 3);
+    assert_eq!(
+        expired_at(b + days(400)).await,
+        6,
+        "all but the forever notes"
+    );
+    assert_eq!(
+        node(g, sarah).await.notes,
+        sarah_before.notes,
+        "counting removes nothing"
+    );
     assert_eq!(
         g.delete_expired_notes(b + days(7) - Duration::seconds(1), 100)
             .await
@@ -322,6 +336,11 @@ pub async fn expired_notes_are_deleted_in_batches(store: &Store) {
         g.delete_expired_notes(b + days(7), 100).await.unwrap(),
         3,
         "the three week notes of the first Source expire at exactly a week"
+    );
+    assert_eq!(
+        expired_at(b + days(7)).await,
+        0,
+        "removed ones are not counted"
     );
     assert_eq!(
         node(g, sarah).await.notes,
@@ -336,6 +355,7 @@ pub async fn expired_notes_are_deleted_in_batches(store: &Store) {
 
     // At most `limit` per call: week two, the month and the year note.
     let now = b + days(400);
+    assert_eq!(expired_at(now).await, 3);
     assert_eq!(g.delete_expired_notes(now, 2).await.unwrap(), 2);
     assert_eq!(g.delete_expired_notes(now, 2).await.unwrap(), 1);
     assert_eq!(g.delete_expired_notes(now, 2).await.unwrap(), 0);
