@@ -249,33 +249,6 @@ async fn an_operator_runs_a_job_now_and_reads_what_it_did() {
 
     // The same from the command line, in-process.
     let db = dir.path().join("cosmo.db");
-    let out = std::process::Command::new(process::bin("cosmo"))
-        .args([
-            "run-job",
-            "cleanup-notes",
-            "--as-of",
-            "2027-03-02T04:00:00Z",
-        ])
-        .current_dir(dir.path())
-        .envs(process::env(
-            &format!("sqlite://{}", db.display()),
-            &db,
-            &[("COSMO_LOG__LEVEL", "error")],
-        ))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        (printed["job_kind"].as_str(), printed["status"].as_str()),
-        (Some("cleanup-notes"), Some("succeeded"))
-    );
-
-    // A dry run prints what a run would do and records no run.
     let cosmo = |args: &[&str]| {
         std::process::Command::new(process::bin("cosmo"))
             .args(args)
@@ -288,6 +261,24 @@ async fn an_operator_runs_a_job_now_and_reads_what_it_did() {
             .output()
             .unwrap()
     };
+    let out = cosmo(&[
+        "run-job",
+        "cleanup-notes",
+        "--as-of",
+        "2027-03-02T04:00:00Z",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (printed["job_kind"].as_str(), printed["status"].as_str()),
+        (Some("cleanup-notes"), Some("succeeded"))
+    );
+
+    // A dry run prints what a run would do and records no run.
     let out = cosmo(&[
         "run-job",
         "decay",

@@ -100,9 +100,8 @@ async fn pin_unpin_archive_restore_and_their_log() {
     }
 }
 
-#[tokio::test]
-async fn decay_leaves_pinned_memories_in_their_state() {
-    let w = World::new().await;
+/// Two of alex's Sources on day 0, about kayaking: the one to pin, and the other.
+async fn kayak_sources(w: &World) -> (String, String) {
     let pinned = w
         .ingest(note("alex", 0, "Kayak lessons with Dana Park on the lake."))
         .await;
@@ -113,6 +112,13 @@ async fn decay_leaves_pinned_memories_in_their_state() {
             "Kayak repair at the harbour with Dana Park.",
         ))
         .await;
+    (pinned, loose)
+}
+
+#[tokio::test]
+async fn decay_leaves_pinned_memories_in_their_state() {
+    let w = World::new().await;
+    let (pinned, loose) = kayak_sources(&w).await;
     // Recalled once, both are active memories that decay.
     w.explore("alex", "kayak", 1).await;
     for key in [&pinned, &loose] {
@@ -163,16 +169,7 @@ async fn archived_relationships_leave_explore_unless_asked() {
 #[tokio::test]
 async fn dry_runs_of_decay_and_cleanup_notes_show_what_the_runs_then_do_and_write_nothing() {
     let w = World::new().await;
-    let pinned = w
-        .ingest(note("alex", 0, "Kayak lessons with Dana Park on the lake."))
-        .await;
-    let loose = w
-        .ingest(note(
-            "alex",
-            0,
-            "Kayak repair at the harbour with Dana Park.",
-        ))
-        .await;
+    let (pinned, loose) = kayak_sources(&w).await;
     // Notes on Sarah that run out within the two years (a month, a year).
     w.ingest(note(
         "alex",
