@@ -139,6 +139,17 @@ pub struct JsonBody(pub Value);
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptionalJsonBody(pub Option<Value>);
 
+impl OptionalJsonBody {
+    /// The body as `T`: left out or `null` is `T::default()`; otherwise checked as every
+    /// body is (422 naming the failing field).
+    pub fn or_default<T: Default + serde::de::DeserializeOwned>(self) -> Result<T, ApiError> {
+        match self.0 {
+            None | Some(Value::Null) => Ok(T::default()),
+            Some(v) => Ok(cosmo_shared::domain::input::from_value(v)?),
+        }
+    }
+}
+
 /// The raw body, with the size limit's rejection as Cosmo's JSON 413 and a body that
 /// does not arrive in time as its 408.
 pub(crate) async fn body_bytes<S>(req: Request, state: &S) -> Result<Bytes, ApiError>

@@ -66,7 +66,7 @@ pub async fn dry_run(
     State(app): State<AppState>,
     tenant: Tenant,
     Path(kind): Path<String>,
-    OptionalJsonBody(body): OptionalJsonBody,
+    body: OptionalJsonBody,
 ) -> ApiResult<Json<DryRun>> {
     require_admin(&tenant)?;
     let kind = periodic_kind(&kind)?;
@@ -81,10 +81,7 @@ pub async fn dry_run(
     if !DRY_RUN_KINDS.contains(&kind) {
         return Err(no_dry_run());
     }
-    let body: DryRunBody = match body {
-        None | Some(serde_json::Value::Null) => DryRunBody::default(),
-        Some(v) => cosmo_shared::domain::input::from_value(v)?,
-    };
+    let body: DryRunBody = body.or_default()?;
     let as_of = manual_as_of(&app, body.as_of.as_deref())?.unwrap_or_else(|| app.svc.clock.now());
     let listed = match body.limit.unwrap_or(DRY_RUN_LISTED) {
         n @ 0..=1000 => n,

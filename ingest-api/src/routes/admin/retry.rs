@@ -83,13 +83,10 @@ pub struct Retried {
 pub async fn retry_dead(
     State(app): State<AppState>,
     tenant: Tenant,
-    OptionalJsonBody(body): OptionalJsonBody,
+    body: OptionalJsonBody,
 ) -> ApiResult<Json<Retried>> {
     require_admin(&tenant)?;
-    let body: RetryDeadBody = match body {
-        None | Some(serde_json::Value::Null) => RetryDeadBody::default(),
-        Some(v) => cosmo_shared::domain::input::from_value(v)?,
-    };
+    let body: RetryDeadBody = body.or_default()?;
     let kind = body
         .kind
         .as_deref()

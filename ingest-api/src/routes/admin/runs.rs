@@ -99,15 +99,12 @@ pub async fn run_job(
     State(app): State<AppState>,
     tenant: Tenant,
     Path(kind): Path<String>,
-    OptionalJsonBody(body): OptionalJsonBody,
+    body: OptionalJsonBody,
 ) -> ApiResult<(StatusCode, Json<RunAccepted>)> {
     require_admin(&tenant)?;
     let kind = periodic_kind(&kind)?;
     // The body is optional: none means "now".
-    let body: RunBody = match body {
-        None | Some(serde_json::Value::Null) => RunBody::default(),
-        Some(v) => cosmo_shared::domain::input::from_value(v)?,
-    };
+    let body: RunBody = body.or_default()?;
     let as_of = manual_as_of(&app, body.as_of.as_deref())?;
     let enqueued = app
         .svc
