@@ -32,6 +32,9 @@ pub enum ApiError {
     Forbidden(String),
     #[error("{0}")]
     NotFound(String),
+    /// The path exists, the method does not (the `allow` header lists those that do).
+    #[error("{0}")]
+    MethodNotAllowed(String),
     #[error("{0}")]
     Conflict(String),
     /// A well-formed field that names something the caller cannot reach (a fact about
@@ -84,6 +87,7 @@ impl ApiError {
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) | Self::FieldNotFound(_) => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Self::Conflict(_) | Self::FieldConflict(_) => StatusCode::CONFLICT,
             Self::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -101,6 +105,7 @@ impl ApiError {
             Self::Unauthorized(_) => "unauthorized",
             Self::Forbidden(_) => "forbidden",
             Self::NotFound(_) | Self::FieldNotFound(_) => "not_found",
+            Self::MethodNotAllowed(_) => "method_not_allowed",
             Self::Conflict(_) | Self::FieldConflict(_) => "conflict",
             Self::Unavailable { .. } => "service_unavailable",
             Self::Internal(_) => "internal_error",

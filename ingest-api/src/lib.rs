@@ -114,6 +114,11 @@ pub fn router(svc: Services) -> Router {
     let (api, _) = endpoints().into_parts();
     let api = api
         .fallback(|| async { error::ApiError::NotFound("no such endpoint".into()) })
+        .method_not_allowed_fallback(|method: Method| async move {
+            error::ApiError::MethodNotAllowed(format!(
+                "{method} is not allowed here; the allow header lists the methods that are"
+            ))
+        })
         .with_state(AppState { svc });
     api.layer(DefaultBodyLimit::max(limit))
         .layer(axum::middleware::from_fn_with_state(

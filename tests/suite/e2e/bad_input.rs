@@ -370,6 +370,27 @@ async fn bad_requests_get_precise_errors_and_change_nothing() {
         "not_found",
         None,
     );
+    // A path that exists, with a method it does not take: 405 in JSON, with the
+    // methods it does take.
+    let resp = cosmo_shared::http::client()
+        .delete(format!("{}/api/sources", api.base))
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        resp.headers().get("allow").and_then(|v| v.to_str().ok()),
+        Some("POST"),
+        "the allow header"
+    );
+    let status = resp.status();
+    assert_error(
+        "wrong method",
+        (status, resp.json().await.unwrap_or(Value::Null)),
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        None,
+    );
     // A path segment that is not UTF-8 names nothing, and says so in JSON.
     for path in [
         "/api/sources/%ff",
