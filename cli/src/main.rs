@@ -57,8 +57,9 @@ enum Command {
         /// The job's "now" (RFC 3339); default: the clock.
         #[arg(long)]
         as_of: Option<String>,
-        /// Only `decay` and `cleanup-notes`: print what the run would do (its counts;
-        /// for decay, up to 100 of the memories it would archive), writing nothing.
+        /// Only `decay`, `consolidate-episodic` and `cleanup-notes`: print what the run
+        /// would do (its counts; for the first two, up to 100 of the memories it would
+        /// archive), writing nothing.
         #[arg(long)]
         dry_run: bool,
     },
@@ -209,14 +210,10 @@ async fn run_job(
         None => svc.clock.now(),
     };
     if dry_run {
-        use cosmo_pipeline::maintenance::{DRY_RUN_LISTED, dry_run};
+        use cosmo_pipeline::maintenance::{DRY_RUN_LISTED, dry_run, no_dry_run};
         let preview = dry_run(&svc, kind, as_of, DRY_RUN_LISTED)
             .await?
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "{kind} has no dry run: only decay and cleanup-notes, which take memory away, have one"
-                )
-            })?;
+            .ok_or_else(|| anyhow::anyhow!(no_dry_run(kind)))?;
         println!("{}", serde_json::to_string_pretty(&preview)?);
         return Ok(());
     }

@@ -14,14 +14,15 @@ use std::collections::BTreeSet;
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::config::MaintenanceConfig;
-use cosmo_shared::domain::NoteLifetime;
+use cosmo_shared::domain::{Actor, LifecycleEvent, MemoryKind, MemoryState, NoteLifetime};
 use cosmo_shared::graph::{
-    ClusterRules, EpisodicConsolidation, EpisodicStore, SemanticStore, SourceCluster,
+    ClusterRules, EpisodicConsolidation, EpisodicStore, GraphResult, SemanticStore, SourceCluster,
+    SourceStore, to_stored_precision,
 };
 use cosmo_shared::job_runs::RunReport;
 use cosmo_shared::llm::SummaryTask;
 
-use super::ModelCalls;
+use super::{DryRun, ModelCalls};
 use crate::error::JobResult;
 
 /// Consolidates for `as_of`. The report counts Sources: `examined`, the distinct
@@ -33,13 +34,7 @@ pub async fn run<G: EpisodicStore + SemanticStore + ?Sized>(
     m: &MaintenanceConfig,
     as_of: DateTime<Utc>,
 ) -> JobResult<RunReport> {
-    let older_than = as_of - Duration::days(m.episodic_min_age_days);
-    let rules = ClusterRules {
-        older_than,
-        min_sources: m.episodic_cluster_min_sources,
-        anchor_share: m.episodic_anchor_share,
-        anchor_min_sources: m.episodic_anchor_min_sources,
-    };
+    let (older_than, rules) = rules(m, as_of);
     let mut report = RunReport::default();
     let mut examined: BTreeSet<String> = BTreeSet::new();
 
@@ -110,6 +105,93 @@ pub async fn run<G: EpisodicStore + SemanticStore + ?Sized>(
     report.examined = examined.len() as i64;
     report.changed = report.archived;
     Ok(report)
+}
+
+/// Sources older than the returned time may consolidate; the rules of a cluster.
+fn rules(m: &MaintenanceConfig, as_of: DateTime<Utc>) -> (DateTime<Utc>, ClusterRules) {
+    let older_than = as_of - Duration::days(m.episodic_min_age_days);
+    let rules = ClusterRules {
+        older_than,
+        min_sources: m.episodic_cluster_min_sources,
+        anchor_share: m.episodic_anchor_share,
+        anchor_min_sources: m.episodic_anchor_min_sources,
+    };
+    (older_than, rules)
+}
+
+/// What a run for `as_of` would do, read without writing or asking a model: the
+/// Sources of the clusters, then the faded Sources outside them (as the run reads them
+/// after archiving the clusters'), counted as its record would count them, and the
+/// first `list` of them (oldest first, clusters first) as the `consolidated` event
+/// the run would log for each.
+pub async fn preview<G: EpisodicStore + SourceStore + ?Sized>(
+    graph: &G,
+    m: &MaintenanceConfig,
+    as_of: DateTime<Utc>,
+    list: usize,
+) -> GraphResult<DryRun> {
+    let (older_than, rules) = rules(m, as_of);
+    let clusters = graph.source_clusters(&rules, m.episodic_limit).await?;
+    // In the order the run archives them, each once.
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut archived: Vec<&str> = Vec::new();
+    for s in clusters.iter().flat_map(|c| &c.sources) {
+        if seen.insert(&s.entity_key) {
+            archived.push(&s.entity_key);
+        }
+    }
+    let in_clusters = archived.len();
+    // The run reads the faded Sources once the clusters' are archived: the same limit,
+    // over what is left.
+    let faded = graph
+        .faded_sources(
+            older_than,
+            m.episodic_salience_below,
+            m.episodic_limit.saturating_add(in_clusters),
+        )
+        .await?;
+    let faded: Vec<String> = faded
+        .into_iter()
+        .map(|(s, _)| s.entity_key)
+        .filter(|k| !seen.contains(k.as_str()))
+        .take(m.episodic_limit)
+        .collect();
+    archived.extend(faded.iter().map(String::as_str));
+    let mut report = RunReport {
+        archived: archived.len() as i64,
+        ..Default::default()
+    };
+    // As the run counts them: only what it consolidated.
+    for (what, n) in [("clusters", clusters.len()), ("faded", faded.len())] {
+        if n > 0 {
+            report.add(what, n as i64);
+        }
+    }
+    let mut archive = Vec::new();
+    for key in archived.iter().take(list) {
+        // Read again: the brief of a cluster does not hold the state it leaves.
+        if let Some(source) = graph.source(key).await? {
+            archive.push(LifecycleEvent {
+                memory_kind: MemoryKind::Source,
+                memory_key: source.entity_key,
+                user_id: source.user_id,
+                previous_state: source.lifecycle.state,
+                new_state: MemoryState::Archived,
+                reason: "consolidated".into(),
+                actor: Actor::System,
+                // As the store logs it.
+                at: to_stored_precision(as_of),
+            });
+        }
+    }
+    Ok(DryRun {
+        as_of,
+        examined: report.archived,
+        changed: report.archived,
+        archived: report.archived,
+        details: report.details,
+        archive,
+    })
 }
 
 /// What the cluster's Sources say about its node, the insight's input: for each Source,

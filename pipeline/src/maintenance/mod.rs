@@ -56,33 +56,47 @@ pub async fn run(svc: &Services, kind: JobKind, as_of: DateTime<Utc>) -> JobResu
     }
 }
 
-/// The jobs that have a dry run: the two that take memory away, `decay` (archives) and
-/// `cleanup-notes` (deletes).
-pub const DRY_RUN_KINDS: [JobKind; 2] = [JobKind::Decay, JobKind::CleanupNotes];
+/// The jobs that have a dry run: the three that take memory away, `decay` and
+/// `consolidate-episodic` (archive) and `cleanup-notes` (deletes).
+pub const DRY_RUN_KINDS: [JobKind; 3] = [
+    JobKind::Decay,
+    JobKind::ConsolidateEpisodic,
+    JobKind::CleanupNotes,
+];
+
+/// Why `kind` has no dry run (it is not among [`DRY_RUN_KINDS`]).
+pub fn no_dry_run(kind: JobKind) -> String {
+    format!(
+        "{kind} has no dry run: only decay, consolidate-episodic and cleanup-notes, which take memory away, have one"
+    )
+}
 
 /// How many of the memories a dry run would archive it lists unless asked otherwise.
 pub const DRY_RUN_LISTED: usize = 100;
 
 /// What a run of a job to `as_of` would do, read without writing anything: the numbers
-/// its run record would hold and, for `decay`, the memories it would archive.
+/// its run record would hold and, for `decay` and `consolidate-episodic`, the memories
+/// it would archive.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct DryRun {
     /// The run's "now".
     pub as_of: DateTime<Utc>,
-    /// What the run would look at: every memory of every kind (`decay`), the expired
-    /// notes (`cleanup-notes`).
+    /// What the run would look at: every memory of every kind (`decay`), the Sources it
+    /// would consolidate (`consolidate-episodic`), the expired notes (`cleanup-notes`).
     pub examined: i64,
     /// What it would change: memories whose lifecycle would change, salience decayed or
-    /// archived (`decay`); notes it would delete (`cleanup-notes`).
+    /// archived (`decay`); Sources it would archive (`consolidate-episodic`); notes it
+    /// would delete (`cleanup-notes`).
     pub changed: i64,
     /// Memories it would archive (`cleanup-notes` archives none).
     pub archived: i64,
     /// What would change, per kind of memory, e.g. `{"node": 120, "source": 30}`
-    /// (`decay`).
+    /// (`decay`); the clusters and faded Sources consolidated (`consolidate-episodic`).
     #[schema(value_type = Object)]
     pub details: serde_json::Map<String, serde_json::Value>,
-    /// The first of the memories that would be archived (by kind, then key), at most
-    /// the number asked for: each as the event the run would write to its log. Fewer
+    /// The first of the memories that would be archived (`decay`: by kind, then key;
+    /// `consolidate-episodic`: the clusters' Sources, then the faded ones, each oldest
+    /// first), at most the number asked for: each as the event the run would write to its log. Fewer
     /// than `archived` when the list was cut.
     pub archive: Vec<LifecycleEvent>,
 }
@@ -102,6 +116,9 @@ pub async fn dry_run(
             Some(decay::preview(graph, &svc.config.lifecycle, batch, as_of, list).await?)
         }
         JobKind::CleanupNotes => Some(consolidate::cleanup_notes_preview(graph, as_of).await?),
+        JobKind::ConsolidateEpisodic => {
+            Some(episodic::preview(graph, &svc.config.maintenance, as_of, list).await?)
+        }
         _ => None,
     })
 }

@@ -1,8 +1,10 @@
 //! Lifecycle control over HTTP: pin and unpin (a pinned memory refuses state changes and
 //! keeps its state under decay), archive and restore, and the event log that records each
-//! with the previous and new state, the reason and the actor; and the dry runs of decay
-//! and cleanup-notes, which say what a run would archive or delete and write nothing.
+//! with the previous and new state, the reason and the actor; and the dry runs of decay,
+//! consolidate-episodic and cleanup-notes, which say what a run would archive or delete
+//! and write nothing.
 
+use cosmo_shared::domain::{LifecycleChange, MemoryKind};
 use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::queue::JobKind;
 use reqwest::StatusCode;
@@ -166,6 +168,17 @@ async fn archived_relationships_leave_explore_unless_asked() {
     assert!(all.contains(&shown[0]), "archived: shown when asked");
 }
 
+/// The API as an operator of the tenant: an admin key.
+async fn admin(w: &World) -> cosmo_tests::http::Api {
+    let (key, _) = w
+        .svc
+        .directory
+        .create_api_key("acme", "operator", true, day(0))
+        .await
+        .unwrap();
+    w.api.with_key(Some(&key))
+}
+
 #[tokio::test]
 async fn dry_runs_of_decay_and_cleanup_notes_show_what_the_runs_then_do_and_write_nothing() {
     let w = World::new().await;
@@ -179,13 +192,7 @@ async fn dry_runs_of_decay_and_cleanup_notes_show_what_the_runs_then_do_and_writ
     .await;
     w.explore("alex", "kayak", 1).await;
     act(&w, "source", &pinned, "pin").await;
-    let (key, _) = w
-        .svc
-        .directory
-        .create_api_key("acme", "operator", true, day(0))
-        .await
-        .unwrap();
-    let admin = w.api.with_key(Some(&key));
+    let admin = admin(&w).await;
     let world = &w;
     let snapshot = move || async move {
         GraphSnapshot::of_user(&*world.svc.graph, "alex")
@@ -336,4 +343,120 @@ async fn dry_runs_of_decay_and_cleanup_notes_show_what_the_runs_then_do_and_writ
         .post("/api/admin/jobs/decay/dry-run", &json!({}))
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "a tenant key");
+}
+
+#[tokio::test]
+async fn a_dry_run_of_consolidate_episodic_lists_the_sources_the_run_then_archives() {
+    let w = World::new().await;
+    // Six calls about Sarah Chen in one week: once they are old, a cluster on her.
+    let topics = ["budget", "hiring", "launch", "pricing", "audit", "offsite"];
+    let mut calls = Vec::new();
+    for (n, topic) in topics.iter().enumerate() {
+        calls.push(
+            w.ingest(note(
+                "alex",
+                n as i64,
+                &format!(
+                    "Had lunch with Sarah Chen. Sarah Chen leads the {topic} review. She will hire two engineers."
+                ),
+            ))
+            .await,
+        );
+    }
+    // And one faded Source about something else (as decay leaves one no one recalls).
+    let faded = w
+        .ingest(note(
+            "alex",
+            6,
+            "Had lunch with Tom Baker. Tom Baker leads the kayak review. He will hire two engineers.",
+        ))
+        .await;
+    w.svc
+        .graph
+        .update_lifecycles(MemoryKind::Source, std::slice::from_ref(&faded), &|m| {
+            let mut lifecycle = m.lifecycle.clone();
+            lifecycle.salience = 0.1;
+            Some(LifecycleChange {
+                kind: m.kind,
+                key: m.key.clone(),
+                event: None,
+                lifecycle,
+            })
+        })
+        .await
+        .unwrap();
+    calls.push(faded);
+    let admin = admin(&w).await;
+    let dry_run = |as_of: i64| {
+        let admin = admin.clone();
+        async move {
+            let (status, answer) = admin
+                .post(
+                    "/api/admin/jobs/consolidate-episodic/dry-run",
+                    &json!({ "as_of": day(as_of) }),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            answer
+        }
+    };
+    let snapshot = || async { GraphSnapshot::of_user(&*w.svc.graph, "alex").await.unwrap() };
+
+    // Too recent to consolidate: nothing.
+    let early = dry_run(3).await;
+    assert_eq!(early["archived"], json!(0), "{early}");
+
+    let before = snapshot().await;
+    let preview = dry_run(30).await;
+    let listed = preview["archive"].as_array().unwrap().clone();
+    let mut keys: Vec<&str> = listed
+        .iter()
+        .map(|e| e["memory_key"].as_str().unwrap())
+        .collect();
+    keys.sort_unstable();
+    let mut expected: Vec<&str> = calls.iter().map(String::as_str).collect();
+    expected.sort_unstable();
+    assert_eq!(
+        keys, expected,
+        "every call and the faded Source, once: {preview}"
+    );
+    assert!(
+        listed.iter().all(|e| e["memory_kind"] == "source"
+            && e["new_state"] == "archived"
+            && e["previous_state"] != "archived"
+            && e["reason"] == "consolidated"),
+        "{preview}"
+    );
+    assert_eq!(preview["archived"], json!(7), "{preview}");
+    assert_eq!(
+        preview["details"],
+        json!({ "clusters": 1, "faded": 1 }),
+        "{preview}"
+    );
+    assert_eq!(snapshot().await, before, "a dry run writes nothing");
+
+    // The run archives exactly those, and logs exactly those events.
+    let run = w.run(JobKind::ConsolidateEpisodic, 30).await;
+    assert_eq!(
+        json!([run.examined, run.changed, run.archived]),
+        json!([preview["examined"], preview["changed"], preview["archived"]]),
+    );
+    let details: Value = serde_json::from_str(&run.details).unwrap();
+    assert_eq!(details, preview["details"]);
+    for listed in &listed {
+        let key = listed["memory_key"].as_str().unwrap();
+        let logged = w.read(&format!("/api/memories/source/{key}/events")).await["events"]
+            .as_array()
+            .and_then(|e| e.last().cloned());
+        assert_eq!(logged.as_ref(), Some(listed), "the event the run logged");
+    }
+    let again = dry_run(30).await;
+    assert_eq!(
+        (
+            again["archived"].as_i64(),
+            again["archive"].as_array().map(Vec::len)
+        ),
+        (Some(0), Some(0)),
+        "nothing left to consolidate: {again}"
+    );
 }

@@ -1,6 +1,6 @@
-//! A periodic job's dry run (`POST /api/admin/jobs/{kind}/dry-run`): what `decay` or
-//! `cleanup-notes`, the jobs that take memory away, would do if they ran now or as of a
-//! given time, read in this request without writing anything.
+//! A periodic job's dry run (`POST /api/admin/jobs/{kind}/dry-run`): what `decay`,
+//! `consolidate-episodic` or `cleanup-notes`, the jobs that take memory away, would do
+//! if they ran now or as of a given time, read in this request without writing anything.
 
 use axum::Json;
 use axum::extract::State;
@@ -22,8 +22,8 @@ pub struct DryRunBody {
     /// The run's "now" (RFC 3339), within 10 years of the server's time; default: now.
     #[schema(format = DateTime)]
     pub as_of: Option<String>,
-    /// How many of the memories `decay` would archive to list (0 to 1000, default
-    /// 100); the counts cover every memory whatever this is.
+    /// How many of the memories `decay` or `consolidate-episodic` would archive to list
+    /// (0 to 1000, default 100); the counts cover every memory whatever this is.
     #[serde(
         default,
         deserialize_with = "cosmo_shared::domain::input::whole_number"
@@ -38,23 +38,24 @@ pub struct DryRunBody {
 #[allow(dead_code)]
 enum DryRunKind {
     Decay,
+    ConsolidateEpisodic,
     CleanupNotes,
 }
 
 /// Dry-run a periodic job
 ///
-/// What `decay` or `cleanup-notes` would do if it ran now (or as of `as_of`), without
-/// writing anything: the numbers its run record would hold (what it would look at,
-/// change and archive; `decay` per kind too) and, for `decay`, the memories it would
-/// archive, each as the lifecycle event it would log; for `cleanup-notes`, how many
-/// notes it would delete. Counted over every tenant's memory in this request, so a
-/// store too large to walk within the request timeout answers 503; `cosmo run-job
-/// <kind> --dry-run` has no such limit. Only these two have a dry run: they are the
-/// jobs that take memory away.
+/// What `decay`, `consolidate-episodic` or `cleanup-notes` would do if it ran now (or
+/// as of `as_of`), without writing anything: the numbers its run record would hold
+/// (what it would look at, change and archive; `decay` per kind too) and, for `decay`
+/// and `consolidate-episodic`, the memories it would archive, each as the lifecycle
+/// event it would log; for `cleanup-notes`, how many notes it would delete. Counted
+/// over every tenant's memory in this request, so a store too large to walk within the
+/// request timeout answers 503; `cosmo run-job <kind> --dry-run` has no such limit.
+/// Only these three have a dry run: they are the jobs that take memory away.
 #[utoipa::path(post, path = "/api/admin/jobs/{kind}/dry-run", tag = "admin",
     request_body(content = Option<DryRunBody>, description = "Optional: without a body, \
         as of now, listing up to 100 memories"),
-    params(("kind" = inline(DryRunKind), Path, description = "`decay` or `cleanup-notes`")),
+    params(("kind" = inline(DryRunKind), Path, description = "`decay`, `consolidate-episodic` or `cleanup-notes`")),
     responses(
         (status = 200, description = "What the run would do", body = DryRun),
         (status = 404, description = "No such job kind", body = ErrorBody),
@@ -70,14 +71,8 @@ pub async fn dry_run(
 ) -> ApiResult<Json<DryRun>> {
     require_admin(&tenant)?;
     let kind = periodic_kind(&kind)?;
-    let no_dry_run = || {
-        ApiError::Validation(FieldError::new(
-            "kind",
-            format!(
-                "{kind} has no dry run: only decay and cleanup-notes, which take memory away, have one"
-            ),
-        ))
-    };
+    let no_dry_run =
+        || ApiError::Validation(FieldError::new("kind", maintenance::no_dry_run(kind)));
     if !DRY_RUN_KINDS.contains(&kind) {
         return Err(no_dry_run());
     }
