@@ -1,8 +1,10 @@
 // `(Source)-[:mentions]->(node)` for each distinct node key, and the hierarchy counters
 // only where the link is new: a Source counts once per node, on its event time
 // (`$event_time`, and its UTC day `$event_day`). `distinct_days` stays sorted. A
-// candidate (not pinned) that a second Source now mentions is confirmed: it becomes
-// `active`, and its key is returned for the event log (`re_mentioned`).
+// candidate (not pinned) that a second Source now mentions is confirmed, and an
+// archived node (not pinned) it mentions is revived: either becomes `active` (a revived
+// one decaying from `$at`, at least `$initial_salience`, as a restore leaves it), and
+// its key is returned for the event log (`re_mentioned`).
 MATCH (s:Source {entity_key: $source_key})
 UNWIND $entity_keys AS node_key
 MATCH (n:Semantic {entity_key: node_key})
@@ -31,7 +33,14 @@ SET n.source_count = coalesce(n.source_count, 0) + 1,
     n.distinct_days = CASE
       WHEN new_day THEN [d IN days WHERE d < $event_day] + [$event_day] + [d IN days WHERE d > $event_day]
       ELSE days END
-WITH n, n.state = 'candidate' AND NOT coalesce(n.pinned, false) AND n.source_count >= 2 AS confirmed
-SET n.state = CASE WHEN confirmed THEN 'active' ELSE n.state END
+WITH n,
+     n.state = 'candidate' AND NOT coalesce(n.pinned, false) AND n.source_count >= 2 AS confirmed,
+     n.state = 'archived' AND NOT coalesce(n.pinned, false) AS revived
+SET n.state = CASE WHEN confirmed OR revived THEN 'active' ELSE n.state END,
+    n.salience = CASE
+      WHEN revived AND n.salience < $initial_salience THEN $initial_salience
+      ELSE n.salience END,
+    n.last_decayed_at = CASE WHEN revived THEN $at ELSE n.last_decayed_at END
 RETURN count(n) AS created_count,
-       collect(CASE WHEN confirmed THEN n.entity_key END) AS confirmed_keys
+       collect(CASE WHEN confirmed THEN n.entity_key END) AS confirmed_keys,
+       collect(CASE WHEN revived THEN n.entity_key END) AS revived_keys

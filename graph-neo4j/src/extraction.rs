@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use async_trait::async_trait;
 use cosmo_core::domain::{
-    Actor, ExtractionOutcome, ExtractionStatus, ExtractionWrite, LifecycleEvent, MemoryKind,
-    MemoryState, NodeKind, NodeRef, NoteTarget, NoteWrite,
+    Actor, ExtractionOutcome, ExtractionStatus, ExtractionWrite, Lifecycle, LifecycleEvent,
+    MemoryKind, MemoryState, NodeKind, NodeRef, NoteTarget, NoteWrite,
 };
 use cosmo_core::graph::{ExtractionStore, GraphError, GraphResult};
 use cosmo_core::ids;
@@ -130,12 +130,15 @@ async fn write(txn: &mut Txn, w: &ExtractionWrite) -> GraphResult<ExtractionOutc
             .p("user_id", w.user_id.as_str())
             .p("at", w.at)
             .p("event_time", w.event_time)
-            .p("event_day", w.event_time.date_naive());
+            .p("event_day", w.event_time.date_naive())
+            .p("initial_salience", Lifecycle::INITIAL_SALIENCE);
         let rows = txn_rows(txn, q.query()?).await?;
         if let Some(row) = rows.first() {
             out.mentions_created =
                 usize::try_from(int_column(row, "created_count")?).unwrap_or_default();
-            confirm(txn, w, strings_column(row, "confirmed_keys")?).await?;
+            let confirmed = strings_column(row, "confirmed_keys")?;
+            let revived = strings_column(row, "revived_keys")?;
+            confirm(txn, w, confirmed, revived).await?;
         }
     }
 
@@ -244,16 +247,25 @@ async fn write(txn: &mut Txn, w: &ExtractionWrite) -> GraphResult<ExtractionOutc
     Ok(out)
 }
 
-/// Candidates a second Source confirmed (`mentions.cypher` made them active): their
-/// `re_mentioned` events, in the same transaction.
-async fn confirm(txn: &mut Txn, w: &ExtractionWrite, keys: Vec<String>) -> GraphResult<()> {
-    let events: Vec<LifecycleEvent> = keys
+/// Candidates a second Source confirmed and archived nodes it revived
+/// (`mentions.cypher` made them active): their `re_mentioned` events, in the same
+/// transaction.
+async fn confirm(
+    txn: &mut Txn,
+    w: &ExtractionWrite,
+    confirmed: Vec<String>,
+    revived: Vec<String>,
+) -> GraphResult<()> {
+    let from = |state: MemoryState| move |memory_key: String| (memory_key, state);
+    let events: Vec<LifecycleEvent> = confirmed
         .into_iter()
-        .map(|memory_key| LifecycleEvent {
+        .map(from(MemoryState::Candidate))
+        .chain(revived.into_iter().map(from(MemoryState::Archived)))
+        .map(|(memory_key, previous_state)| LifecycleEvent {
             memory_kind: MemoryKind::Node,
             memory_key,
             user_id: w.user_id.clone(),
-            previous_state: MemoryState::Candidate,
+            previous_state,
             new_state: MemoryState::Active,
             reason: "re_mentioned".into(),
             actor: Actor::System,

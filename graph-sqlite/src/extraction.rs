@@ -100,7 +100,10 @@ async fn mention(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<boo
 
 /// A candidate mentioned by a second Source is confirmed by it: `candidate → active`.
 /// (Retrieval confirms memories too; this is how themes that keep coming up become
-/// eligible for Storylines before anyone searched for them.)
+/// eligible for Storylines before anyone searched for them.) An archived node a new
+/// Source mentions is part of what is being said again: `archived → active`, decaying
+/// from now and at least as salient as a new memory, as a restore leaves it. Both are
+/// logged as `re_mentioned`; a pinned node keeps its state.
 async fn confirm(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<()> {
     let confirmed = sqlx::query(query_file!("extraction/confirm_candidate.sql"))
         .bind(key)
@@ -108,20 +111,29 @@ async fn confirm(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<()>
         .execute(&mut **tx)
         .await?
         .rows_affected();
-    if confirmed == 1 {
-        let event = LifecycleEvent {
-            memory_kind: MemoryKind::Node,
-            memory_key: key.to_owned(),
-            user_id: w.user_id.clone(),
-            previous_state: MemoryState::Candidate,
-            new_state: MemoryState::Active,
-            reason: "re_mentioned".into(),
-            actor: Actor::System,
-            at: w.at,
-        };
-        super::lifecycle::record_event(tx, &event).await?;
-    }
-    Ok(())
+    let revived = sqlx::query(query_file!("extraction/revive_archived.sql"))
+        .bind(key)
+        .bind(micros(w.at))
+        .bind(Lifecycle::INITIAL_SALIENCE)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    let previous_state = match (confirmed, revived) {
+        (1, _) => MemoryState::Candidate,
+        (_, 1) => MemoryState::Archived,
+        _ => return Ok(()),
+    };
+    let event = LifecycleEvent {
+        memory_kind: MemoryKind::Node,
+        memory_key: key.to_owned(),
+        user_id: w.user_id.clone(),
+        previous_state,
+        new_state: MemoryState::Active,
+        reason: "re_mentioned".into(),
+        actor: Actor::System,
+        at: w.at,
+    };
+    super::lifecycle::record_event(tx, &event).await
 }
 
 /// The Source joins a Storyline; its stats and its Macro's move once.

@@ -58,7 +58,15 @@ pub const MERGE_ENTITY: Statement = merge_node!("extraction/merge_entity.cypher"
 
 pub const MENTIONS: Statement = statement!(
     "extraction/mentions.cypher",
-    [source_key, entity_keys, user_id, at, event_time, event_day]
+    [
+        source_key,
+        entity_keys,
+        user_id,
+        at,
+        event_time,
+        event_day,
+        initial_salience
+    ]
 );
 pub const RELATIONSHIPS: Statement = statement!(
     "extraction/relationships.cypher",

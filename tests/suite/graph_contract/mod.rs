@@ -38,6 +38,7 @@ macro_rules! graph_contract {
                 accesses_during_decay_are_not_lost,
                 apply_lifecycle_writes_every_field,
                 candidates_are_confirmed_by_a_second_source,
+                an_archived_node_mentioned_again_is_active_again,
                 completed_extractions_are_final,
                 storyline_promotion_candidates_follow_the_rules,
                 dirty_storylines_are_refreshed,

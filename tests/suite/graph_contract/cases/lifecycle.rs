@@ -773,3 +773,73 @@ pub async fn completed_extractions_are_final(store: &Store) {
         "bob's extraction leaves alice's graph alone"
     );
 }
+
+pub async fn an_archived_node_mentioned_again_is_active_again(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    let first = source(&u.alice, "Sarah and the budget.", t0());
+    g.create_source(&first).await.unwrap();
+    let a = g
+        .write_extraction(&write(
+            &first,
+            &u.alice,
+            t0(),
+            vec![person("Sarah Chen", 0.6), concept("Budget")],
+        ))
+        .await
+        .unwrap();
+    let (sarah, budget) = (&a.node_keys[0], &a.node_keys[1]);
+    // Both faded out of retrieval long ago (as decay leaves them); the budget is pinned.
+    for key in [sarah, budget] {
+        set_lifecycle(g, MemoryKind::Node, key, &u.alice, |l| {
+            l.state = MemoryState::Archived;
+            l.salience = 0.005;
+        })
+        .await;
+    }
+    set_lifecycle(g, MemoryKind::Node, budget, &u.alice, |l| l.pinned = true).await;
+    let events_before = g.lifecycle_events(sarah).await.unwrap();
+
+    let later = t0() + days(200);
+    let second = source(&u.alice, "Sarah again, and the budget.", later);
+    g.create_source(&second).await.unwrap();
+    let w = write(
+        &second,
+        &u.alice,
+        later,
+        vec![person("Sarah Chen", 0.6), concept("Budget")],
+    );
+    g.write_extraction(&w).await.unwrap();
+
+    let s = g.node(sarah).await.unwrap().unwrap().lifecycle;
+    assert_eq!(
+        s.state,
+        MemoryState::Active,
+        "an archived node a new Source mentions is active again"
+    );
+    assert_eq!(
+        (s.salience, s.last_decayed_at),
+        (Lifecycle::INITIAL_SALIENCE, Some(later)),
+        "as salient as a new memory, decaying from now (else the next decay would archive it again)"
+    );
+    let mut want = events_before.clone();
+    want.push(event(
+        MemoryKind::Node,
+        sarah,
+        &u.alice,
+        MemoryState::Archived,
+        MemoryState::Active,
+        "re_mentioned",
+        later,
+    ));
+    assert_eq!(g.lifecycle_events(sarah).await.unwrap(), want);
+    let b = g.node(budget).await.unwrap().unwrap().lifecycle;
+    assert_eq!(
+        (b.state, b.pinned, b.salience),
+        (MemoryState::Archived, true, 0.005),
+        "a pinned node keeps its state"
+    );
+
+    // Writing the same extraction again revives nothing twice.
+    assert!(g.write_extraction(&w).await.unwrap().already_complete);
+    assert_eq!(g.lifecycle_events(sarah).await.unwrap(), want);
+}
