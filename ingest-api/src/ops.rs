@@ -1,5 +1,5 @@
 //! What an agent does with memory — explore, context, remember / correct / confirm /
-//! list facts, read an entity, count a user's memory, keep a live session
+//! explain / list facts and the weak ones, read an entity, count a user's memory, keep a live session
 //! ([`sessions`]) — once, for both doors: the REST handlers
 //! ([`crate::routes`]) and the MCP tools ([`crate::mcp`]) call these with the caller's
 //! [`Tenant`] and the body as posted, and get the answer or the same [`ApiError`].
@@ -14,7 +14,8 @@ use cosmo_shared::domain::input::fact::FactInput;
 use cosmo_shared::domain::input::read::{ContextInput, ExploreInput, limit};
 use cosmo_shared::domain::input::{FieldError, parse_user_id};
 use cosmo_shared::domain::{
-    Fact, FactFilter, FactWrite, MemoryKind, MemoryState, NewFact, NodeKind, Note, SourceMeta,
+    Fact, FactExplanation, FactFilter, FactWrite, MemoryKind, MemoryState, NewFact, NodeKind, Note,
+    SourceMeta, Weakness,
 };
 use cosmo_shared::ids;
 use serde::{Deserialize, Serialize};
@@ -104,6 +105,78 @@ pub async fn correct_fact(
 pub async fn confirm_fact(app: &AppState, tenant: &Tenant, id: &str) -> ApiResult<Fact> {
     memory_owner(app, tenant, MemoryKind::Fact, id).await?;
     Ok(app.svc.graph.confirm_fact(id, app.svc.clock.now()).await?)
+}
+
+/// Where fact `id` came from (`GET /api/facts/{id}/explain`): its Sources, the facts it
+/// replaced, what replaced it, the entities it is about.
+pub async fn explain_fact(app: &AppState, tenant: &Tenant, id: &str) -> ApiResult<FactExplanation> {
+    memory_owner(app, tenant, MemoryKind::Fact, id).await?;
+    app.svc
+        .graph
+        .explain_fact(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("fact {id} not found")))
+}
+
+/// Which weak facts `GET /api/facts/weak` (and the MCP tool `weak_facts`) lists.
+#[derive(Debug, Deserialize, IntoParams, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct WeakParams {
+    /// A user of the caller's tenant.
+    #[param(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
+    #[schema(
+        min_length = 1,
+        max_length = 128,
+        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
+    )]
+    pub user_id: String,
+    /// Facts with a salience below this (0 to 1, default 0.2)…
+    #[param(minimum = 0.0, maximum = 1.0)]
+    #[schema(minimum = 0.0, maximum = 1.0, default = 0.2)]
+    pub salience_below: Option<f64>,
+    /// …or a confidence below this (0 to 1, default 0.5).
+    #[param(minimum = 0.0, maximum = 1.0)]
+    #[schema(minimum = 0.0, maximum = 1.0, default = 0.5)]
+    pub confidence_below: Option<f64>,
+    /// At most this many (1 to 100, default 50).
+    #[param(minimum = 1, maximum = 100)]
+    #[schema(minimum = 1, maximum = 100, default = 50)]
+    pub limit: Option<usize>,
+}
+
+/// Weak facts and the bars they are below.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WeakFacts {
+    pub weakness: Weakness,
+    pub facts: Vec<Fact>,
+}
+
+/// A user's live, unconfirmed facts with low salience or confidence, weakest first
+/// (`GET /api/facts/weak`).
+pub async fn weak_facts(app: &AppState, tenant: &Tenant, p: WeakParams) -> ApiResult<WeakFacts> {
+    let user_id = parse_user_id("user_id", &p.user_id)?;
+    let user_id = tenant_user(app, tenant, &user_id).await?;
+    let d = Weakness::default();
+    let bar = |field: &str, v: Option<f64>, default: f64| match v {
+        None => Ok(default),
+        Some(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        Some(_) => Err(FieldError::new(field, "must be a number from 0 to 1")),
+    };
+    let weakness = Weakness {
+        salience_below: bar("salience_below", p.salience_below, d.salience_below)?,
+        confidence_below: bar("confidence_below", p.confidence_below, d.confidence_below)?,
+    };
+    let facts = app
+        .svc
+        .graph
+        .weak_facts(&user_id, weakness, limit("limit", p.limit, 50)?)
+        .await?;
+    Ok(WeakFacts { weakness, facts })
 }
 
 /// Which facts `GET /api/facts` (and the MCP tool `list_facts`) lists.

@@ -13,18 +13,20 @@ use serde_json::{Value, json};
 
 const KEY: &str = "mcp-test-key";
 
-const TOOLS: [&str; 11] = [
+const TOOLS: [&str; 13] = [
     "append_turns",
     "confirm_fact",
     "context",
     "correct_fact",
     "end_session",
     "entity_info",
+    "explain_fact",
     "explore",
     "list_facts",
     "memory_stats",
     "read_session",
     "remember_fact",
+    "weak_facts",
 ];
 
 /// The tools listed, each with an object schema naming its fields.
@@ -153,6 +155,44 @@ async fn stdio_tools_keep_facts_and_read_an_extracted_entity() {
         refusal["code"], "conflict",
         "the old fact has ended: {refusal}"
     );
+    // Where the correction came from, as REST explains it.
+    let explained = ok(&client, "explain_fact", json!({ "fact_id": second })).await;
+    let (status, rest) = api.get(&format!("/api/facts/{second}/explain")).await;
+    assert_eq!(status, StatusCode::OK, "{rest}");
+    assert_eq!(explained, rest);
+    assert_eq!(
+        explained["superseded"][0]["fact_id"],
+        json!(first),
+        "it replaced the first: {explained}"
+    );
+    // A weakly held fact is listed for confirming; the confirmed one is not.
+    let weak = ok(
+        &client,
+        "remember_fact",
+        json!({ "user_id": "alex", "text": "might move to Lisbon", "confidence": 0.3 }),
+    )
+    .await;
+    let listed = ok(&client, "weak_facts", json!({ "user_id": "alex" })).await;
+    let (status, rest) = api.get("/api/facts/weak?user_id=alex").await;
+    assert_eq!(status, StatusCode::OK, "{rest}");
+    assert_eq!(listed, rest);
+    assert_eq!(
+        listed["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| &f["fact_id"])
+            .collect::<Vec<_>>(),
+        [&weak["fact"]["fact_id"]],
+        "{listed}"
+    );
+    let refusal = refused(
+        &client,
+        "weak_facts",
+        json!({ "user_id": "alex", "salience_below": 2 }),
+    )
+    .await;
+    assert_eq!(refusal["field"], "salience_below", "{refusal}");
 
     // The pipeline's entity, found by explore, read by entity_info.
     let found = ok(
@@ -200,7 +240,11 @@ async fn stdio_tools_keep_facts_and_read_an_extracted_entity() {
         (refusal["code"].as_str(), refusal["field"].as_str()),
         (Some("validation_failed"), Some("confidence"))
     );
-    assert_eq!(live_facts(&client, "alex").await.len(), 1);
+    assert_eq!(
+        live_facts(&client, "alex").await.len(),
+        2,
+        "the correction and the weak fact; the refused one is not written"
+    );
 
     // Nothing but the protocol went to stdout (the client would have choked), and the
     // log went to stderr.

@@ -1,6 +1,7 @@
 //! Cosmo as an MCP server (Model Context Protocol): the agent-facing operations of
 //! [`ops`] as tools — `explore`, `context`, `remember_fact`, `correct_fact`,
-//! `confirm_fact`, `list_facts`, `entity_info`, `memory_stats`, and the session buffer's
+//! `confirm_fact`, `explain_fact`, `list_facts`, `weak_facts`, `entity_info`,
+//! `memory_stats`, and the session buffer's
 //! `append_turns`, `end_session`, `read_session` — for one tenant, the
 //! one of the API key the client presented. Tool inputs are the REST bodies (their JSON schemas are the
 //! OpenAPI document's), answers are the REST answers as structured content, and a
@@ -28,7 +29,7 @@ use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Tenant;
 use crate::ops::sessions::SessionParams;
-use crate::ops::{self, FactListParams};
+use crate::ops::{self, FactListParams, WeakParams};
 
 mod schema;
 mod transport;
@@ -173,6 +174,36 @@ impl CosmoMcp {
     }
 
     #[tool(
+        description = "Where a fact came from: the Sources it was taken from, the facts it \
+            replaced (newest first), the fact that replaced it if any, and the people and \
+            topics it is about. Recalls nothing.",
+        input_schema = input_schema::<FactIdArgs>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn explain_fact(&self, args: JsonObject) -> CallToolResult {
+        let result = async {
+            let args: FactIdArgs = from_value(Value::Object(args))?;
+            ops::explain_fact(&self.app, &self.tenant, &args.fact_id).await
+        };
+        answer(result.await)
+    }
+
+    #[tool(
+        description = "A user's weak facts: live, unconfirmed facts with a low salience or \
+            confidence (below 0.2 and 0.5 unless given), weakest first, to confirm with the \
+            user (confirm_fact) or correct (correct_fact) before they fade.",
+        input_schema = input_schema::<WeakParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn weak_facts(&self, args: JsonObject) -> CallToolResult {
+        let result = async {
+            let params: WeakParams = from_value(Value::Object(args))?;
+            ops::weak_facts(&self.app, &self.tenant, params).await
+        };
+        answer(result.await)
+    }
+
+    #[tool(
         description = "A Person, Concept or Entity of a user's memory: description, live \
             notes, relationships, the Sources mentioning it and the Storylines about it. \
             Counts as a recall of the entity.",
@@ -309,8 +340,9 @@ impl ServerHandler for CosmoMcp {
                 "Cosmo is the user's long-term memory. Use `context` before answering to \
                  recall what matters, `explore` to search, `entity_info` to read about a \
                  person or topic, `remember_fact` / `correct_fact` / `confirm_fact` to \
-                 keep what the user states about themselves, and `memory_stats` to see how \
-                 much is remembered. In a live chat, `append_turns` keeps the conversation \
+                 keep what the user states about themselves (`weak_facts` lists those worth \
+                 confirming, `explain_fact` where one came from), and `memory_stats` to see \
+                 how much is remembered. In a live chat, `append_turns` keeps the conversation \
                  (pass the same `session_id` to `context`) and `end_session` closes it. Every tool names the user \
                  (`user_id`) or a memory of theirs.",
             )

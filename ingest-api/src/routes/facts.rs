@@ -1,23 +1,20 @@
 //! Facts: remember, correct, confirm, explain, list, weak facts, and erase. A structured
 //! fact keeps one live value per (user, category, key); a less confident value never
-//! overwrites a more confident one. Remember, correct, confirm and list are [`ops`],
-//! shared with the MCP tools.
+//! overwrites a more confident one. Remember, correct, confirm, explain, list and weak
+//! facts are [`ops`], shared with the MCP tools.
 
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
+use cosmo_shared::domain::input::FieldError;
 use cosmo_shared::domain::input::fact::{CorrectionBody, RememberFactBody};
-use cosmo_shared::domain::input::read::limit;
-use cosmo_shared::domain::input::{FieldError, parse_user_id};
-use cosmo_shared::domain::{Erasure, Fact, FactExplanation, FactWrite, MemoryKind, Weakness};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use cosmo_shared::domain::{Erasure, Fact, FactExplanation, FactWrite, MemoryKind};
 
-use super::access::{memory_owner, tenant_user};
+use super::access::memory_owner;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{JsonBody, Path, Tenant};
-use crate::ops::{self, FactList, FactListParams};
+use crate::ops::{self, FactList, FactListParams, WeakFacts, WeakParams};
 
 /// Remember a fact
 ///
@@ -127,13 +124,7 @@ pub async fn explain(
     tenant: Tenant,
     Path(id): Path<String>,
 ) -> ApiResult<Json<FactExplanation>> {
-    memory_owner(&app, &tenant, MemoryKind::Fact, &id).await?;
-    app.svc
-        .graph
-        .explain_fact(&id)
-        .await?
-        .map(Json)
-        .ok_or_else(|| ApiError::NotFound(format!("fact {id} not found")))
+    ops::explain_fact(&app, &tenant, &id).await.map(Json)
 }
 
 /// Erase a fact
@@ -177,35 +168,6 @@ pub async fn list(
     ops::list_facts(&app, &tenant, p).await.map(Json)
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct WeakParams {
-    /// A user of the caller's tenant.
-    #[param(
-        min_length = 1,
-        max_length = 128,
-        pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$"
-    )]
-    user_id: String,
-    /// Facts with a salience below this (0 to 1, default 0.2)…
-    #[param(minimum = 0.0, maximum = 1.0)]
-    salience_below: Option<f64>,
-    /// …or a confidence below this (0 to 1, default 0.5).
-    #[param(minimum = 0.0, maximum = 1.0)]
-    confidence_below: Option<f64>,
-    /// At most this many (1 to 100, default 50).
-    #[param(minimum = 1, maximum = 100)]
-    limit: Option<usize>,
-}
-
-/// Weak facts and the bars they are below.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct WeakFacts {
-    pub weakness: Weakness,
-    pub facts: Vec<Fact>,
-}
-
 /// A user's weak facts
 ///
 /// Live, unconfirmed facts with low salience or confidence, weakest first: confirm them
@@ -222,24 +184,7 @@ pub async fn weak(
     params: Result<Query<WeakParams>, axum::extract::rejection::QueryRejection>,
 ) -> ApiResult<Json<WeakFacts>> {
     let Query(p) = params.map_err(query_error)?;
-    let user_id = parse_user_id("user_id", &p.user_id)?;
-    let user_id = tenant_user(&app, &tenant, &user_id).await?;
-    let d = Weakness::default();
-    let bar = |field: &str, v: Option<f64>, default: f64| match v {
-        None => Ok(default),
-        Some(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        Some(_) => Err(FieldError::new(field, "must be a number from 0 to 1")),
-    };
-    let weakness = Weakness {
-        salience_below: bar("salience_below", p.salience_below, d.salience_below)?,
-        confidence_below: bar("confidence_below", p.confidence_below, d.confidence_below)?,
-    };
-    let facts = app
-        .svc
-        .graph
-        .weak_facts(&user_id, weakness, limit("limit", p.limit, 50)?)
-        .await?;
-    Ok(Json(WeakFacts { weakness, facts }))
+    ops::weak_facts(&app, &tenant, p).await.map(Json)
 }
 
 pub fn query_error(e: axum::extract::rejection::QueryRejection) -> ApiError {
