@@ -343,7 +343,8 @@ pub struct RelatedView {
 }
 
 /// A semantic node with its notes, relationships, Sources and Storylines
-/// (`GET /api/entities/{key}`). Reading an entity counts as recalling it.
+/// (`GET /api/entities/{key}`). Reading an entity counts as recalling it and the
+/// relationships it lists.
 pub async fn entity_info(app: &AppState, tenant: &Tenant, key: &str) -> ApiResult<EntityView> {
     memory_owner(app, tenant, MemoryKind::Node, key).await?;
     let svc = &app.svc;
@@ -378,6 +379,12 @@ pub async fn entity_info(app: &AppState, tenant: &Tenant, key: &str) -> ApiResul
             other_name,
         });
     }
+    // The relationships it shows are recalled with it.
+    let shown: Vec<String> = relationships
+        .iter()
+        .map(|r| r.relationship.rel_key.clone())
+        .collect();
+    retrieval::record_access(svc, MemoryKind::Relationship, &shown).await?;
     let mut notes: Vec<Note> = n
         .notes
         .iter()

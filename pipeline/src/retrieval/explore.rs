@@ -101,6 +101,8 @@ pub async fn explore(
             }
             let node_relevance = notes::node_relevance(&nodes);
             let mut node_views = Vec::new();
+            // The relationships shown with the nodes are returned memories too.
+            let mut shown_relationships: Vec<String> = Vec::new();
             for (score, why, item) in nodes {
                 if let Loaded::Node(n) = item {
                     let l = node_access.get(&n.entity_key).unwrap_or(&n.lifecycle);
@@ -120,7 +122,12 @@ pub async fn explore(
                                 || r.lifecycle.state != cosmo_shared::domain::MemoryState::Archived
                         })
                         .map(RelationshipView::from)
-                        .collect();
+                        .collect::<Vec<_>>();
+                    for r in &relationships {
+                        if !shown_relationships.contains(&r.rel_key) {
+                            shown_relationships.push(r.rel_key.clone());
+                        }
+                    }
                     node_views.push(Ranked {
                         score,
                         why,
@@ -128,6 +135,7 @@ pub async fn explore(
                     });
                 }
             }
+            record_access(svc, MemoryKind::Relationship, &shown_relationships).await?;
             out.facts = Some(
                 facts
                     .into_iter()

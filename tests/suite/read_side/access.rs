@@ -1,4 +1,5 @@
-//! Returned memories are recalled: access count, salience boost and state transitions —
+//! Returned memories are recalled (the relationships shown with a node too): access
+//! count, salience boost and state transitions —
 //! candidate → active on first recall, → core at ten — visible through the memory
 //! endpoints; archived memories read with `include_archived` stay archived (only
 //! `restore` brings them back); pinned memories keep their state. A team Source shown to
@@ -118,6 +119,44 @@ async fn each_recall_counts_and_moves_the_state() {
         log.last(),
         Some(&event("active", "core", "frequently_accessed", "system"))
     );
+}
+
+#[tokio::test]
+async fn the_relationships_shown_with_a_node_are_recalled_with_it() {
+    let w = World::new().await;
+    w.profile("alex", "Alex Johnson").await;
+    w.ingest(super::explore::call("Marco Rossi", 0, "vineyard harvest"))
+        .await;
+    let marco = node_named(&w, "alex", "Marco Rossi").await;
+    let answer = w.explore("alex", "Marco Rossi", 1).await;
+    let shown: Vec<String> = answer["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|n| n["relationships"].as_array().unwrap())
+        .map(|r| r["rel_key"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(!shown.is_empty(), "the premise: {answer}");
+    let recalls = |rel: &str| {
+        let w = &w;
+        let rel = rel.to_owned();
+        async move { lifecycle(&w.memory("relationship", &rel).await) }
+    };
+    for rel in &shown {
+        let (state, count, _) = recalls(rel).await;
+        assert_eq!(
+            (state.as_str(), count),
+            ("active", 1),
+            "shown once, recalled once (listed under both its ends or not)"
+        );
+    }
+    // Reading Marco recalls the relationships it lists.
+    let view = w.read(&format!("/api/entities/{marco}")).await;
+    for r in view["relationships"].as_array().unwrap() {
+        let rel = r["rel_key"].as_str().unwrap();
+        let before = if shown.iter().any(|s| s == rel) { 1 } else { 0 };
+        assert_eq!(recalls(rel).await.1, before + 1, "{rel}");
+    }
 }
 
 #[tokio::test]
