@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OpenAiConfig {
-    /// e.g. `https://api.openai.com/v1`, an Azure/vLLM/Ollama/llama.cpp server's `/v1`.
+    /// e.g. `https://api.openai.com/v1`, Azure OpenAI's
+    /// `https://<resource>.openai.azure.com/openai/v1`, a vLLM/Ollama/llama.cpp server's `/v1`.
     pub base_url: String,
     /// Secret: never logged.
     pub api_key: String,

@@ -1,5 +1,5 @@
 //! The OpenAI-compatible provider (`async-openai`): any endpoint that speaks the OpenAI
-//! chat-completions and embeddings protocol (OpenAI, Azure, vLLM, Ollama, llama.cpp).
+//! chat-completions and embeddings protocol (OpenAI, Azure OpenAI's v1 API, vLLM, Ollama, llama.cpp).
 //!
 //! * Requests go through a tower stack: a per-request timeout and `async-openai`'s
 //!   retry layer, which backs off on 429, 5xx and connection errors.
