@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use cosmo_core::domain::{ExtractionRecord, ExtractionStatus};
 use cosmo_core::graph::{ExtractionRecordStore, GraphError, GraphResult};
 
-use super::bolt::Props;
+use super::bolt::{Props, int, string_column};
 use super::cypher::extraction as x;
 use super::{Neo4jGraph, decode, finish, txn_rows};
 
@@ -101,6 +101,26 @@ impl ExtractionRecordStore for Neo4jGraph {
             .p("error", error)
             .p("at", at);
         self.run(q.query()?).await
+    }
+
+    async fn unrequested_team_sources(
+        &self,
+        user_id: &str,
+        limit: usize,
+    ) -> GraphResult<Vec<String>> {
+        let q = x::UNREQUESTED_TEAM_SOURCES
+            .bind()
+            .p("user_id", user_id)
+            .p("limit", int(limit))
+            .query()?;
+        self.rows(q)
+            .await?
+            .iter()
+            .map(|r| {
+                string_column(r, "key")?
+                    .ok_or_else(|| GraphError::Backend(anyhow::anyhow!("a Source without a key")))
+            })
+            .collect()
     }
 
     async fn stuck_extractions(

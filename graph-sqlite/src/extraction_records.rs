@@ -108,6 +108,20 @@ impl ExtractionRecordStore for SqliteGraph {
         Ok(())
     }
 
+    async fn unrequested_team_sources(
+        &self,
+        user_id: &str,
+        limit: usize,
+    ) -> GraphResult<Vec<String>> {
+        Ok(sqlx::query_scalar(query_file!(
+            "extraction_records/unrequested_team_sources.sql"
+        ))
+        .bind(user_id)
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     async fn stuck_extractions(
         &self,
         before: DateTime<Utc>,

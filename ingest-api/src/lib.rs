@@ -63,6 +63,10 @@ fn endpoints() -> Endpoints {
         .put("/api/users/{user_id}", users::put)
         .delete("/api/users/{user_id}", users::erase)
         .get("/api/users/{user_id}/stats", users::stats)
+        .post(
+            "/api/users/{user_id}/extractions",
+            users::extract_team_sources,
+        )
         .post("/api/explore", explore::explore)
         .post("/api/context", explore::context)
         .get("/api/storylines/{id}", explore::storyline)

@@ -45,6 +45,7 @@ use crate::routes;
         routes::users::get,
         routes::users::erase,
         routes::users::stats,
+        routes::users::extract_team_sources,
         routes::explore::explore,
         routes::explore::context,
         routes::explore::storyline,

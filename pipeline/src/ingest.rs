@@ -73,6 +73,28 @@ pub async fn request_extraction(
     Ok(record)
 }
 
+/// Asks for `user_id`'s extraction of the next `limit` team Sources they take part in
+/// but do not own, whose extraction for them was never asked for or failed for good
+/// (a batch, where [`request_extraction`] asks for one Source on first need). Returns
+/// the Sources asked for, by key, and whether more are left.
+pub async fn request_team_extractions(
+    svc: &Services,
+    user_id: &str,
+    limit: usize,
+    request_id: Option<String>,
+) -> anyhow::Result<(Vec<String>, bool)> {
+    let mut keys = svc
+        .graph
+        .unrequested_team_sources(user_id, limit.saturating_add(1))
+        .await?;
+    let more = keys.len() > limit;
+    keys.truncate(limit);
+    for key in &keys {
+        request_extraction(svc, key, user_id, request_id.clone()).await?;
+    }
+    Ok((keys, more))
+}
+
 /// Enqueues the extraction job. The pair has one job, ever: if it already ran (it may
 /// have found the Source not yet processed) or gave up, it is put back to pending.
 pub async fn enqueue_extraction(

@@ -6,7 +6,8 @@
 //!
 //! 1. [`ingest`] (Phase 0: [`store_source`]): `POST /api/sources` (which `cosmo import`
 //!    posts to) and the session buffer store it and queue its `process-source` job;
-//!    [`request_extraction`] queues a user's extraction of it.
+//!    [`request_extraction`] queues a user's extraction of it ([`request_team_extractions`]
+//!    of a participant's team Sources in a batch).
 //! 2. [`process_source`] (Phase 1): summary, keywords, passages and their embeddings,
 //!    typed links to the Sources before it; then each participant's extraction.
 //! 3. [`extract_entities`] with [`plan`] (Phase 2, per Source and user): the user's
@@ -37,4 +38,6 @@ pub mod retrieval;
 pub mod sessions;
 pub mod stats;
 
-pub use ingest::{StoreError, enqueue_extraction, request_extraction, store_source};
+pub use ingest::{
+    StoreError, enqueue_extraction, request_extraction, request_team_extractions, store_source,
+};

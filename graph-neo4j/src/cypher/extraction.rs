@@ -17,6 +17,10 @@ pub const RECORD_ERROR: Statement = statement!(
     [source_key, user_id, status, error, at]
 );
 pub const STUCK: Statement = statement!("extraction/stuck.cypher", [before, limit]);
+pub const UNREQUESTED_TEAM_SOURCES: Statement = statement!(
+    "extraction/unrequested_team_sources.cypher",
+    [user_id, limit]
+);
 
 // ---- The extraction write ----
 
@@ -121,6 +125,7 @@ pub const ALL: &[&Statement] = &[
     &MARK_SOURCE_STARTED,
     &RECORD_ERROR,
     &STUCK,
+    &UNREQUESTED_TEAM_SOURCES,
     &START_WRITE,
     &MERGE_PERSON,
     &MERGE_CONCEPT,

@@ -1,17 +1,20 @@
 //! `PUT /api/users/{user_id}` stores the profile and creates (or renames) the user's
 //! owner Person from the full name; `GET` reads it back; `GET …/stats` counts the
-//! user's memory; `DELETE` erases the user.
+//! user's memory; `POST …/extractions` asks for the user's extraction of their team
+//! Sources in a batch; `DELETE` erases the user.
 
 use axum::Json;
 use axum::extract::State;
+use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
-use cosmo_shared::domain::input::{ProfileInput, parse_user_id};
-use serde::Serialize;
+use cosmo_shared::domain::input::{FieldError, ProfileInput, parse_user_id};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::access::tenant_user;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{JsonBody, Path, Tenant};
+use crate::extract::{JsonBody, OptionalJsonBody, Path, RequestId, Tenant};
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct UserView {
@@ -101,6 +104,68 @@ pub async fn stats(
     crate::ops::memory_stats(&app, &tenant, &user_id)
         .await
         .map(Json)
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"limit": 50}))]
+pub struct TeamExtractionBody {
+    /// How many team Sources to ask for at most (1 to 1000, default 100).
+    #[serde(
+        default,
+        deserialize_with = "cosmo_shared::domain::input::whole_number"
+    )]
+    #[schema(minimum = 1, maximum = 1000)]
+    pub limit: Option<usize>,
+}
+
+/// The team Sources whose extraction a batch asked for.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TeamExtractions {
+    /// Their entity keys, in key order; each has its extraction job queued, as
+    /// `POST /api/sources/{key}/extractions` queues one.
+    pub requested: Vec<String>,
+    /// More are left: ask again.
+    pub more: bool,
+}
+
+/// Extract a user's team Sources in a batch
+///
+/// A participant's extraction of a team Source runs when they first need it; this asks
+/// for it now, for the next `limit` team Sources the user takes part in but does not own
+/// whose extraction for them was never asked for or failed for good (their own are
+/// extracted for them already). Ask again while `more` is true; asking again never asks
+/// twice for the same Source.
+#[utoipa::path(post, path = "/api/users/{user_id}/extractions", tag = "users",
+    request_body(content = Option<TeamExtractionBody>, description = "Optional: without a \
+        body, up to 100"),
+    params(("user_id" = String, Path, description = "The user id", min_length = 1,
+        max_length = 128, pattern = r"^(?!\.\.?$)[A-Za-z0-9._@:-]+$")),
+    responses(
+        (status = 202, description = "The Sources asked for", body = TeamExtractions),
+        (status = 404, description = "Not a user of the caller's tenant", body = ErrorBody),
+        (status = 422, description = "The user id or `limit` is invalid", body = ErrorBody),
+    ))]
+pub async fn extract_team_sources(
+    State(app): State<AppState>,
+    tenant: Tenant,
+    RequestId(request_id): RequestId,
+    Path(user_id): Path<String>,
+    body: OptionalJsonBody,
+) -> ApiResult<(StatusCode, Json<TeamExtractions>)> {
+    let user_id = parse_user_id("user_id", &user_id)?;
+    let body: TeamExtractionBody = body.or_default()?;
+    let limit = match body.limit.unwrap_or(100) {
+        n @ 1..=1000 => n,
+        _ => return Err(FieldError::new("limit", "must be from 1 to 1000").into()),
+    };
+    let user = tenant_user(&app, &tenant, &user_id).await?;
+    let (requested, more) =
+        cosmo_pipeline::request_team_extractions(&app.svc, &user, limit, request_id).await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(TeamExtractions { requested, more }),
+    ))
 }
 
 /// Erase a user

@@ -239,6 +239,90 @@ async fn team_sources_are_extracted_lazily_for_each_participant() {
 }
 
 #[tokio::test]
+async fn a_participant_has_their_team_sources_extracted_in_a_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, api) = process::embedded(dir.path(), KEY, &[]).await;
+    let mut team = Vec::new();
+    for topic in [
+        "the Berlin launch",
+        "the hiring plan",
+        "the security review",
+    ] {
+        let body = json!({
+            "user_id": "alex", "team_id": "team-launch", "participants": ["bob"],
+            "source_type": "text-note",
+            "raw_content": { "content": format!("Team call with Sarah Chen about {topic}.") },
+        });
+        team.push(api.post_source(&body).await);
+    }
+    let solo = api
+        .post_source(&json!({
+            "user_id": "alex", "source_type": "text-note",
+            "raw_content": { "content": "Alex alone with Sarah Chen." },
+        }))
+        .await;
+    for key in team.iter().chain([&solo]) {
+        api.wait_extracted(key).await;
+    }
+    team.sort();
+    let g = graph(dir.path()).await;
+    let batch = |body: serde_json::Value| {
+        let api = api.clone();
+        async move { api.post("/api/users/bob/extractions", &body).await }
+    };
+
+    // Two at a time: the first two by key, then the third, then none.
+    let (status, first) = batch(json!({ "limit": 2 })).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{first}");
+    assert_eq!(first, json!({ "requested": team[..2], "more": true }));
+    let (_, second) = batch(json!({ "limit": 2 })).await;
+    assert_eq!(second, json!({ "requested": team[2..], "more": false }));
+    let (status, none) = batch(serde_json::Value::Null).await;
+    assert_eq!(
+        (status, none),
+        (
+            StatusCode::ACCEPTED,
+            json!({ "requested": [], "more": false })
+        ),
+        "asked for once: never twice"
+    );
+    for key in &team {
+        wait_for(
+            "bob's batch extraction",
+            std::time::Duration::from_secs(60),
+            || async {
+                g.extraction(key, "bob")
+                    .await
+                    .unwrap()
+                    .filter(|r| r.status == ExtractionStatus::Extracted)
+            },
+        )
+        .await;
+    }
+    assert!(
+        g.extraction(&solo, "bob").await.unwrap().is_none(),
+        "not his to read, not his to extract"
+    );
+
+    // Refused, asking for nothing.
+    for (body, field) in [
+        (json!({ "limit": 0 }), "limit"),
+        (json!({ "limit": 1001 }), "limit"),
+        (json!({ "limit": "all" }), "limit"),
+        (json!({ "every": true }), "every"),
+    ] {
+        let (status, answer) = batch(body.clone()).await;
+        assert_eq!(
+            (status, answer["error"]["field"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some(field)),
+            "{body}: {answer}"
+        );
+    }
+    let (status, _) = api.post("/api/users/nobody/extractions", &json!({})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "not a user of the tenant");
+}
+
+#[tokio::test]
 async fn a_source_the_queue_never_got_is_processed_once_the_queue_is_back() {
     let dir = tempfile::tempdir().unwrap();
     let (_server, api) = process::embedded(

@@ -23,6 +23,7 @@ macro_rules! graph_contract {
                 reindexing_replaces_the_index_and_nothing_else,
                 owner_person_lifecycle,
                 extraction_records_move_through_their_states,
+                a_batch_extraction_lists_the_team_sources_not_yet_asked_for,
                 extraction_write_merges_links_and_notes,
                 extraction_write_is_idempotent,
                 counters_count_each_source_once_on_event_time,

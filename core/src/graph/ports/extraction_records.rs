@@ -44,6 +44,15 @@ pub trait ExtractionRecordStore: Send + Sync {
         at: DateTime<Utc>,
     ) -> GraphResult<()>;
 
+    /// The team Sources `user_id` takes part in but does not own whose extraction for
+    /// them was never requested or failed for good: the next ones a batch extraction
+    /// asks for, entity-key order, at most `limit`.
+    async fn unrequested_team_sources(
+        &self,
+        user_id: &str,
+        limit: usize,
+    ) -> GraphResult<Vec<String>>;
+
     /// Extraction records `pending`/`in_progress` not updated since `before`.
     async fn stuck_extractions(
         &self,

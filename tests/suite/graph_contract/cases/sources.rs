@@ -315,3 +315,51 @@ pub async fn extraction_records_move_through_their_states(store: &Store) {
     );
     assert_eq!(g.extractions(key).await.unwrap().len(), 1);
 }
+
+pub async fn a_batch_extraction_lists_the_team_sources_not_yet_asked_for(store: &Store) {
+    let (g, u) = (store.graph(), store.users());
+    let mut keys = Vec::new();
+    for (i, text) in ["First team call.", "Second team call.", "Third team call."]
+        .iter()
+        .enumerate()
+    {
+        let s = team_source(&u.alice, &[&*u.bob], text, t0() + days(i as i64));
+        g.create_source(&s).await.unwrap();
+        keys.push(s.entity_key);
+    }
+    // Not bob's to extract: alice's own note, a team Source without him, his own note.
+    for s in [
+        source(&u.alice, "Alice alone.", t0()),
+        team_source(&u.alice, &[&*u.carol], "Alice and Carol.", t0()),
+        source(&u.bob, "Bob's own note.", t0()),
+    ] {
+        g.create_source(&s).await.unwrap();
+    }
+    keys.sort();
+    let bob = u.bob.as_str();
+    let listed =
+        |limit: usize| async move { g.unrequested_team_sources(bob, limit).await.unwrap() };
+    assert_eq!(
+        listed(10).await,
+        keys,
+        "every team Source bob takes part in, by key"
+    );
+    assert_eq!(listed(2).await, keys[..2], "at most the limit");
+    assert!(
+        g.unrequested_team_sources(&u.alice, 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "the owner's are extracted for her already"
+    );
+
+    // Asked for, in progress or done: no longer listed; failed for good: listed again.
+    g.request_extraction(&keys[0], &u.bob, t0()).await.unwrap();
+    g.request_extraction(&keys[1], &u.bob, t0()).await.unwrap();
+    assert_eq!(listed(10).await, keys[2..]);
+    g.record_extraction_error(&keys[1], &u.bob, "model refused", true, t0() + days(1))
+        .await
+        .unwrap();
+    assert_eq!(listed(10).await, [keys[1].clone(), keys[2].clone()]);
+    assert!(listed(0).await.is_empty());
+}
