@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use async_trait::async_trait;
 use cosmo_core::domain::{
-    Actor, ExtractionOutcome, ExtractionStatus, ExtractionWrite, Lifecycle, LifecycleEvent,
-    MemoryKind, MemoryState, NodeKind, NodeRef, NoteTarget, NoteWrite,
+    ExtractionOutcome, ExtractionStatus, ExtractionWrite, Lifecycle, LifecycleEvent, MemoryState,
+    NodeKind, NodeRef, NoteTarget, NoteWrite,
 };
 use cosmo_core::graph::{ExtractionStore, GraphError, GraphResult};
 use cosmo_core::ids;
@@ -256,21 +256,14 @@ async fn confirm(
     confirmed: Vec<String>,
     revived: Vec<String>,
 ) -> GraphResult<()> {
-    let from = |state: MemoryState| move |memory_key: String| (memory_key, state);
     let events: Vec<LifecycleEvent> = confirmed
         .into_iter()
-        .map(from(MemoryState::Candidate))
-        .chain(revived.into_iter().map(from(MemoryState::Archived)))
-        .map(|(memory_key, previous_state)| LifecycleEvent {
-            memory_kind: MemoryKind::Node,
-            memory_key,
-            user_id: w.user_id.clone(),
-            previous_state,
-            new_state: MemoryState::Active,
-            reason: "re_mentioned".into(),
-            actor: Actor::System,
-            at: w.at,
-        })
+        .map(|key| w.re_mentioned(key, MemoryState::Candidate))
+        .chain(
+            revived
+                .into_iter()
+                .map(|key| w.re_mentioned(key, MemoryState::Archived)),
+        )
         .collect();
     record_events(txn, &events.iter().collect::<Vec<_>>()).await
 }

@@ -6,8 +6,8 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use cosmo_core::domain::{
-    Actor, ExtractionOutcome, ExtractionWrite, Lifecycle, LifecycleEvent, MemoryKind, MemoryState,
-    NodeRef, NodeUpsert, NoteTarget, TtlPolicy,
+    ExtractionOutcome, ExtractionWrite, Lifecycle, MemoryState, NodeRef, NodeUpsert, NoteTarget,
+    TtlPolicy,
 };
 use cosmo_core::graph::{ExtractionStore, GraphError, GraphResult};
 use cosmo_core::ids;
@@ -123,16 +123,7 @@ async fn confirm(tx: &mut Tx, w: &ExtractionWrite, key: &str) -> GraphResult<()>
         (_, 1) => MemoryState::Archived,
         _ => return Ok(()),
     };
-    let event = LifecycleEvent {
-        memory_kind: MemoryKind::Node,
-        memory_key: key.to_owned(),
-        user_id: w.user_id.clone(),
-        previous_state,
-        new_state: MemoryState::Active,
-        reason: "re_mentioned".into(),
-        actor: Actor::System,
-        at: w.at,
-    };
+    let event = w.re_mentioned(key.to_owned(), previous_state);
     super::lifecycle::record_event(tx, &event).await
 }
 

@@ -102,6 +102,28 @@ pub struct ExtractionWrite {
     pub is_source_owner: bool,
 }
 
+impl ExtractionWrite {
+    /// The event of node `key` this Source mentions again: a candidate confirmed by a
+    /// second Source, or an archived node revived, `previous_state → active`, logged as
+    /// `re_mentioned` by the system at the write's time.
+    pub fn re_mentioned(
+        &self,
+        key: String,
+        previous_state: super::MemoryState,
+    ) -> super::LifecycleEvent {
+        super::LifecycleEvent {
+            memory_kind: super::MemoryKind::Node,
+            memory_key: key,
+            user_id: self.user_id.clone(),
+            previous_state,
+            new_state: super::MemoryState::Active,
+            reason: "re_mentioned".into(),
+            actor: super::Actor::System,
+            at: self.at,
+        }
+    }
+}
+
 /// What applying an [`ExtractionWrite`] changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct ExtractionOutcome {

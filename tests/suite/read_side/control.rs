@@ -179,6 +179,27 @@ async fn admin(w: &World) -> cosmo_tests::http::Api {
     w.api.with_key(Some(&key))
 }
 
+/// Runs `kind` as of day `n` and checks it did what `preview`, its dry run to that
+/// time, said: the same counts and details, and each listed memory's last logged event
+/// the one listed.
+async fn run_as_previewed(w: &World, kind: JobKind, n: i64, preview: &Value) {
+    let run = w.run(kind, n).await;
+    assert_eq!(
+        json!([run.examined, run.changed, run.archived]),
+        json!([preview["examined"], preview["changed"], preview["archived"]]),
+    );
+    let details: Value = serde_json::from_str(&run.details).unwrap();
+    assert_eq!(details, preview["details"]);
+    for listed in preview["archive"].as_array().unwrap() {
+        let kind = listed["memory_kind"].as_str().unwrap();
+        let key = listed["memory_key"].as_str().unwrap();
+        let logged = w.read(&format!("/api/memories/{kind}/{key}/events")).await["events"]
+            .as_array()
+            .and_then(|e| e.last().cloned());
+        assert_eq!(logged.as_ref(), Some(listed), "the event the run logged");
+    }
+}
+
 #[tokio::test]
 async fn dry_runs_of_decay_and_cleanup_notes_show_what_the_runs_then_do_and_write_nothing() {
     let w = World::new().await;
@@ -262,21 +283,7 @@ async fn dry_runs_of_decay_and_cleanup_notes_show_what_the_runs_then_do_and_writ
     }
 
     // The run then does exactly what the dry run said.
-    let run = w.run(JobKind::Decay, 700).await;
-    assert_eq!(
-        json!([run.examined, run.changed, run.archived]),
-        json!([preview["examined"], preview["changed"], preview["archived"]]),
-    );
-    let details: Value = serde_json::from_str(&run.details).unwrap();
-    assert_eq!(details, preview["details"]);
-    for listed in &listed {
-        let kind = listed["memory_kind"].as_str().unwrap();
-        let key = listed["memory_key"].as_str().unwrap();
-        let logged = w.read(&format!("/api/memories/{kind}/{key}/events")).await["events"]
-            .as_array()
-            .and_then(|e| e.last().cloned());
-        assert_eq!(logged.as_ref(), Some(listed), "the event the run logged");
-    }
+    run_as_previewed(&w, JobKind::Decay, 700, &preview).await;
     let (_, again) = admin.post("/api/admin/jobs/decay/dry-run", &body).await;
     assert_eq!(
         (
@@ -436,20 +443,7 @@ async fn a_dry_run_of_consolidate_episodic_lists_the_sources_the_run_then_archiv
     assert_eq!(snapshot().await, before, "a dry run writes nothing");
 
     // The run archives exactly those, and logs exactly those events.
-    let run = w.run(JobKind::ConsolidateEpisodic, 30).await;
-    assert_eq!(
-        json!([run.examined, run.changed, run.archived]),
-        json!([preview["examined"], preview["changed"], preview["archived"]]),
-    );
-    let details: Value = serde_json::from_str(&run.details).unwrap();
-    assert_eq!(details, preview["details"]);
-    for listed in &listed {
-        let key = listed["memory_key"].as_str().unwrap();
-        let logged = w.read(&format!("/api/memories/source/{key}/events")).await["events"]
-            .as_array()
-            .and_then(|e| e.last().cloned());
-        assert_eq!(logged.as_ref(), Some(listed), "the event the run logged");
-    }
+    run_as_previewed(&w, JobKind::ConsolidateEpisodic, 30, &preview).await;
     let again = dry_run(30).await;
     assert_eq!(
         (
