@@ -1,6 +1,7 @@
 //! Lifecycle control for any memory — `source`, `node`, `relationship`, `storyline`,
 //! `macro`, `fact`: `GET /api/memories/{kind}/{key}` (its lifecycle), `POST …/{action}`
-//! with action `pin`, `unpin`, `archive` or `restore` (409 on a pinned memory's state),
+//! with action `pin`, `unpin`, `archive`, `restore` (409 on a pinned memory's state) or
+//! `ttl_keep_forever`, `ttl_ephemeral`, `ttl_decay` (how it ages),
 //! and `GET …/events`, the lifecycle event log, oldest first.
 
 use axum::Json;
@@ -58,11 +59,15 @@ pub struct ControlResult {
     pub event: Option<LifecycleEvent>,
 }
 
-/// Pin, unpin, archive or restore a memory
+/// Pin, unpin, archive or restore a memory, or choose how it ages
 ///
 /// A pinned memory never changes state: archiving or restoring it is refused (409)
-/// until it is unpinned. Each change is logged with actor `user`. A body, if any, is
-/// ignored.
+/// until it is unpinned. `ttl_keep_forever`, `ttl_ephemeral` and `ttl_decay` set its
+/// `ttl_policy` and leave its state as it is (allowed on a pinned memory too): kept
+/// forever, its salience is 1 and decay never archives it; ephemeral, decay archives it
+/// once its deadline after creation has passed (30 days for a Source, 90 for any other
+/// memory, by default); back to decay from keep_forever, it fades from now. Each change
+/// is logged with actor `user`. A body, if any, is ignored.
 #[utoipa::path(post, path = "/api/memories/{kind}/{key}/{action}", tag = "memories",
     params(
         ("kind" = MemoryKind, Path, description = "What kind of memory `key` names"),

@@ -1,5 +1,6 @@
 //! Lifecycle control over HTTP: pin and unpin (a pinned memory refuses state changes and
-//! keeps its state under decay), archive and restore, and the event log that records each
+//! keeps its state under decay), archive and restore, how a memory ages (its TTL policy),
+//! and the event log that records each
 //! with the previous and new state, the reason and the actor; and the dry runs of decay,
 //! consolidate-episodic and cleanup-notes, which say what a run would archive or delete
 //! and write nothing.
@@ -100,6 +101,106 @@ async fn pin_unpin_archive_restore_and_their_log() {
         let (got, answer) = w.api.post(&path, &json!({})).await;
         assert_eq!(got, status, "{path}: {answer}");
     }
+}
+
+#[tokio::test]
+async fn a_user_chooses_how_each_memory_ages_and_decay_keeps_to_it() {
+    let w = World::new().await;
+    w.ingest(note(
+        "alex",
+        0,
+        "Had lunch with Sarah Chen. Sarah Chen leads the Berlin launch. She will hire two engineers.",
+    ))
+    .await;
+    let sarah = node_named(&w, "alex", "Sarah Chen").await;
+    let (kept, loose) = kayak_sources(&w).await;
+    // Recalled once, the Sources are active memories that decay.
+    w.explore("alex", "kayak", 1).await;
+    let lifecycle = |m: Value| m["lifecycle"].clone();
+
+    w.at(1);
+    let (status, kept_forever) = act(&w, "source", &kept, "ttl_keep_forever").await;
+    assert_eq!(status, StatusCode::OK, "{kept_forever}");
+    assert_eq!(kept_forever["event"]["reason"], "ttl_keep_forever");
+    assert_eq!(kept_forever["event"]["actor"], "user");
+    assert_eq!(
+        kept_forever["event"]["previous_state"], kept_forever["event"]["new_state"],
+        "the state is left as it is"
+    );
+    let l = lifecycle(w.memory("source", &kept).await);
+    assert_eq!(
+        (l["ttl_policy"].as_str(), l["salience"].as_f64()),
+        (Some("keep_forever"), Some(1.0))
+    );
+    let (_, again) = act(&w, "source", &kept, "ttl_keep_forever").await;
+    assert_eq!(
+        (again["changed"].as_bool(), &again["event"]),
+        (Some(false), &Value::Null)
+    );
+
+    let (status, ephemeral) = act(&w, "node", &sarah, "ttl_ephemeral").await;
+    assert_eq!(status, StatusCode::OK, "{ephemeral}");
+    assert_eq!(
+        lifecycle(w.memory("node", &sarah).await)["ttl_policy"],
+        "ephemeral"
+    );
+
+    // An ephemeral entity lasts 90 days from its creation, whatever its salience.
+    w.run(JobKind::Decay, 89).await;
+    assert_ne!(
+        lifecycle(w.memory("node", &sarah).await)["state"],
+        "archived",
+        "day 89"
+    );
+    w.run(JobKind::Decay, 91).await;
+    assert_eq!(
+        lifecycle(w.memory("node", &sarah).await)["state"],
+        "archived",
+        "day 91"
+    );
+    let log = w.read(&format!("/api/memories/node/{sarah}/events")).await;
+    let reasons: Vec<&str> = log["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons.last(), Some(&"ttl_expired"), "{log}");
+    assert!(reasons.contains(&"ttl_ephemeral"), "{log}");
+
+    // Two years on, the Source kept forever is active at full salience; the other faded.
+    w.run(JobKind::Decay, 700).await;
+    assert_eq!(
+        lifecycle(w.memory("source", &loose).await)["state"],
+        "archived"
+    );
+    let l = lifecycle(w.memory("source", &kept).await);
+    assert_eq!(
+        (l["state"].as_str(), l["salience"].as_f64()),
+        (Some("active"), Some(1.0))
+    );
+
+    // Back to decay, it fades from now: a day later it has lost a day's salience, not
+    // two years'.
+    w.at(700);
+    let (status, _) = act(&w, "source", &kept, "ttl_decay").await;
+    assert_eq!(status, StatusCode::OK);
+    w.run(JobKind::Decay, 701).await;
+    let l = lifecycle(w.memory("source", &kept).await);
+    let salience = l["salience"].as_f64().unwrap();
+    assert_eq!(
+        (l["ttl_policy"].as_str(), l["state"].as_str()),
+        (Some("decay"), Some("active"))
+    );
+    assert!(
+        (0.95..1.0).contains(&salience),
+        "one day of decay: {salience}"
+    );
+    w.run(JobKind::Decay, 1400).await;
+    assert_eq!(
+        lifecycle(w.memory("source", &kept).await)["state"],
+        "archived"
+    );
 }
 
 /// Two of alex's Sources on day 0, about kayaking: the one to pin, and the other.
