@@ -311,6 +311,89 @@ async fn rate_limits_back_off_and_an_outage_delays_work_without_losing_it() {
     );
 }
 
+/// An embedding model that is down does not take retrieval with it: explore and context
+/// answer from full text and graph links, say so, and use the model again once it is
+/// back.
+#[tokio::test]
+async fn retrieval_answers_from_words_while_the_embedding_model_is_down() {
+    use cosmo_pipeline::retrieval::rank::Signal;
+    use cosmo_shared::domain::input::read::{ContextInput, ExploreInput};
+    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+    static UP: AtomicBool = AtomicBool::new(true);
+    let standin = StandIn::start(|seen, _| {
+        if UP.load(SeqCst) {
+            good(seen)
+        } else {
+            openai::error(503, "maintenance")
+        }
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let svc = services(dir.path(), &standin.base_url, &["embeddings"]).await;
+    let key = ingest(&svc, fixtures::text_note("alex")).await;
+    let d = Dispatcher::new(svc.clone());
+    let process = json!(ProcessSource {
+        entity_key: key.clone()
+    });
+    d.run(JobKind::ProcessSource, &process, None).await.unwrap();
+    let extract = json!(ExtractEntities {
+        entity_key: key.clone(),
+        user_id: "alex".into(),
+    });
+    d.run(JobKind::ExtractEntities, &extract, None)
+        .await
+        .unwrap();
+
+    let question = "how are the tomatoes in the garden?";
+    let explore_input = ExploreInput::parse(json!({
+        "user_id": "alex", "queries": [{ "query": question }],
+    }))
+    .unwrap();
+    let context_input =
+        ContextInput::parse(json!({ "user_id": "alex", "message": question })).unwrap();
+    let signals_of_the_note = |found: &cosmo_pipeline::retrieval::Exploration| {
+        let sources = found.sources.as_deref().unwrap_or_default();
+        let hit = sources.iter().find(|r| r.item.entity_key == key);
+        let hit = hit.unwrap_or_else(|| panic!("the garden note is found: {found:?}"));
+        let mut signals: Vec<Signal> = hit.why.signals.iter().map(|s| s.signal).collect();
+        signals.dedup();
+        signals
+    };
+
+    UP.store(false, SeqCst);
+    let calls = standin.requests().len();
+    let down = cosmo_pipeline::retrieval::explore(&svc, &explore_input, None)
+        .await
+        .expect("explore answers while the embedding model is down");
+    let why = down.degraded.as_deref().unwrap_or_default();
+    assert!(why.contains("embedding model is unavailable"), "{down:?}");
+    assert!(!signals_of_the_note(&down).contains(&Signal::Vector));
+    assert!(signals_of_the_note(&down).contains(&Signal::Text));
+    assert!(
+        standin.requests().len() > calls,
+        "the model was asked, and failed"
+    );
+    let context = cosmo_pipeline::retrieval::context::build(&svc, &context_input, None)
+        .await
+        .expect("context answers while the embedding model is down");
+    assert!(context.degraded.is_some(), "{context:?}");
+    assert!(
+        context.memories.iter().any(|m| m.key == key),
+        "the note is in the context: {context:?}"
+    );
+
+    UP.store(true, SeqCst);
+    let up = cosmo_pipeline::retrieval::explore(&svc, &explore_input, None)
+        .await
+        .unwrap();
+    assert_eq!(up.degraded, None);
+    assert!(signals_of_the_note(&up).contains(&Signal::Vector), "{up:?}");
+    let context = cosmo_pipeline::retrieval::context::build(&svc, &context_input, None)
+        .await
+        .unwrap();
+    assert_eq!(context.degraded, None);
+}
+
 fn extraction_answer() -> Value {
     let person = |name: &str| {
         json!({ "kind": "person", "name": name, "entity_type": null, "confidence": 9,

@@ -30,7 +30,7 @@ pub async fn explore(
         until: input.until,
     };
     let default = svc.config.retrieval.default_threshold;
-    let queries = embed_queries(
+    let embedded = embed_queries(
         svc,
         &input.user_id,
         "explore",
@@ -41,8 +41,10 @@ pub async fn explore(
             .collect(),
     )
     .await?;
+    let queries = embedded.queries;
     let mut out = Exploration {
         granularity: input.granularity as u8,
+        degraded: embedded.degraded,
         routing: Vec::new(),
         sources: None,
         nodes: None,

@@ -106,9 +106,12 @@ pub async fn read(svc: &Services, text: &str, embedding: &[f32]) -> Reading {
             read_from: ReadFrom::Form,
         };
     }
-    let by_exemplars = match exemplars(svc).await {
-        Some(ex) => ex.nearest(embedding),
-        None => None,
+    // A query the embedder could not embed (it was unavailable) is not compared, and
+    // the embedder is not asked for the exemplars.
+    let by_exemplars = if embedding.is_empty() {
+        None
+    } else {
+        exemplars(svc).await.and_then(|ex| ex.nearest(embedding))
     };
     match by_exemplars {
         Some(intent) => Reading {

@@ -172,13 +172,25 @@ impl Query {
     }
 }
 
-/// Embeds the queries in one call and records its usage under `activity`.
+/// The queries of one request, embedded.
+pub(crate) struct Embedded {
+    pub queries: Vec<Query>,
+    /// Why the queries have no embeddings, when the embedding model was unavailable
+    /// (an outage, a rate limit, a timeout): the request is answered from full text and
+    /// graph links alone, and says so.
+    pub degraded: Option<String>,
+}
+
+/// Embeds the queries in one call and records its usage under `activity`. An embedding
+/// model that is unavailable (a retryable error, after the provider's own retries) does
+/// not fail the request: the queries go without embeddings, so the vector signal finds
+/// nothing and the words and graph links answer alone. Any other model error fails it.
 pub(crate) async fn embed_queries(
     svc: &Services,
     user_id: &str,
     activity: &str,
     queries: Vec<(String, f64)>,
-) -> RetrievalResult<Vec<Query>> {
+) -> RetrievalResult<Embedded> {
     let routing = svc.config.retrieval.intent_routing;
     // The events queries are anchored to are embedded in the same call.
     let anchors: Vec<Option<anchor::Anchor>> = queries
@@ -191,18 +203,35 @@ pub(crate) async fn embed_queries(
         .collect();
     let mut texts: Vec<String> = queries.iter().map(|(q, _)| q.clone()).collect();
     texts.extend(anchors.iter().flatten().map(|a| a.event.clone()));
-    let embedded = svc.models.embedder.embed(&texts).await?;
-    if let Err(e) = svc
-        .record_activity_usage(activity, user_id, &embedded.usage)
-        .await
-    {
-        let error = format!("{e:#}");
-        if let Some(repeated) = cosmo_shared::telemetry::repeats::admit("query usage", &error) {
-            tracing::warn!(%error, repeated, "recording the query embedding's usage failed");
+    let (vectors, degraded) = match svc.models.embedder.embed(&texts).await {
+        Ok(embedded) => {
+            if let Err(e) = svc
+                .record_activity_usage(activity, user_id, &embedded.usage)
+                .await
+            {
+                let error = format!("{e:#}");
+                if let Some(repeated) =
+                    cosmo_shared::telemetry::repeats::admit("query usage", &error)
+                {
+                    tracing::warn!(%error, repeated, "recording the query embedding's usage failed");
+                }
+            }
+            (embedded.value, None)
         }
-    }
-    let mut vectors = embedded.value.into_iter();
-    let embeddings: Vec<Vec<f32>> = vectors.by_ref().take(queries.len()).collect();
+        Err(e) if e.is_retryable() => {
+            tracing::warn!(error = %e, activity, "the embedding model is unavailable: answering from full text and graph links alone");
+            let why = format!(
+                "the embedding model is unavailable ({e}): answered from full text and graph \
+                 links alone"
+            );
+            (Vec::new(), Some(why))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut vectors = vectors.into_iter();
+    let embeddings: Vec<Vec<f32>> = (0..queries.len())
+        .map(|_| vectors.next().unwrap_or_default())
+        .collect();
     let mut out = Vec::with_capacity(queries.len());
     for (((text, threshold), embedding), anchor) in queries.into_iter().zip(embeddings).zip(anchors)
     {
@@ -225,7 +254,10 @@ pub(crate) async fn embed_queries(
             seeds: tokio::sync::OnceCell::new(),
         });
     }
-    Ok(out)
+    Ok(Embedded {
+        queries: out,
+        degraded,
+    })
 }
 
 /// Ranks one kind of memory for the queries: the three signals per query, fused,

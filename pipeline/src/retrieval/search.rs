@@ -176,6 +176,10 @@ async fn vector_candidates(
     q: &Query,
     limit: usize,
 ) -> RetrievalResult<(Vec<Candidate>, Option<f64>)> {
+    if q.embedding.is_empty() {
+        // Not embedded (the embedding model was unavailable): nothing matches.
+        return Ok((Vec::new(), Some(q.threshold)));
+    }
     let hits = svc
         .graph
         .vector_search(scope, target, &q.embedding, limit)

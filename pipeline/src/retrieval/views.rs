@@ -25,6 +25,12 @@ pub struct Ranked<T> {
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Exploration {
     pub granularity: u8,
+    /// Present when the answer was made without the embedding model, which was
+    /// unavailable (an outage, a rate limit, a timeout): found by full text and graph
+    /// links alone, so a memory that shares no word with the queries may be missed. Says
+    /// why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degraded: Option<String>,
     /// How each query was answered: what it asks for (why, when, who, what, general),
     /// how that was read, and the period it names if any. Absent when
     /// `retrieval.intent_routing` is off.

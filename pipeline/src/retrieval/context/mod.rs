@@ -55,6 +55,10 @@ pub struct Context {
     pub budget_tokens: u64,
     /// Whether something relevant was left out for the budget.
     pub truncated: bool,
+    /// Present when the memory was chosen without the embedding model, which was
+    /// unavailable: by full text and graph links alone. Says why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degraded: Option<String>,
 }
 
 #[derive(Clone)]
@@ -147,7 +151,7 @@ pub async fn build(
         until: input.until,
         ..SearchScope::user(user)
     };
-    let queries = embed_queries(
+    let embedded = embed_queries(
         svc,
         user,
         "context",
@@ -157,6 +161,7 @@ pub async fn build(
         )],
     )
     .await?;
+    let queries = embedded.queries;
     let mut shown_sources = Vec::new();
     // Nodes are ranked once: for their own items and for ranking the notes.
     let nodes = rank_target(svc, &scope, Target::Node, &queries, PER_KIND).await?;
@@ -298,6 +303,7 @@ pub async fn build(
         context,
         budget_tokens: budget,
         truncated,
+        degraded: embedded.degraded,
     })
 }
 
