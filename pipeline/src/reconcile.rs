@@ -38,6 +38,7 @@ impl From<ReconcileReport> for RunReport {
         out.add("stale_sources", r.stale_sources as i64);
         out.add("sources_reindexed", r.sources_reindexed as i64);
         out.add("workers_forgotten", r.workers_forgotten as i64);
+        out.add("done_jobs_forgotten", r.done_jobs_forgotten as i64);
         out.add("session_chunks_posted", r.session_chunks_posted as i64);
         out
     }
@@ -58,12 +59,19 @@ pub struct ReconcileReport {
     pub workers_forgotten: u64,
     /// Session chunks left unposted, stored as Sources by this run.
     pub session_chunks_posted: usize,
+    /// Jobs that finished more than `queue.keep_done_days` ago, deleted (at most
+    /// [`FORGET_DONE_PER_RUN`]).
+    pub done_jobs_forgotten: u64,
 }
 
 /// How long a worker registration may be silent before the reconciler forgets it: far
 /// longer than any heartbeat window or database outage, so only stopped processes'
 /// workers qualify (a live worker whose registration went would fail to lock jobs).
 pub const FORGET_WORKERS_AFTER: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// Most finished jobs one run deletes, so a run stays short on a queue that kept them
+/// for a long time; the next runs, minutes apart, take the rest.
+pub const FORGET_DONE_PER_RUN: usize = 10_000;
 
 pub async fn run(svc: &Services) -> JobResult<RunReport> {
     let cfg = &svc.config.reconciler;
@@ -109,12 +117,20 @@ pub async fn run(svc: &Services) -> JobResult<RunReport> {
         .await
         .map_err(|e| JobError::retry(format!("session chunks: {e:#}")))?;
     report.workers_forgotten = svc.queue.forget_workers(FORGET_WORKERS_AFTER).await?;
+    let keep_done_days = svc.config.queue.keep_done_days;
+    if keep_done_days > 0 {
+        let kept_for = std::time::Duration::from_secs(u64::from(keep_done_days) * 86_400);
+        report.done_jobs_forgotten = svc
+            .queue
+            .forget_done_jobs(kept_for, FORGET_DONE_PER_RUN)
+            .await?;
+    }
     if report.jobs_enqueued + report.jobs_revived + report.session_chunks_posted > 0
-        || report.workers_forgotten > 0
+        || report.workers_forgotten + report.done_jobs_forgotten > 0
     {
         info!(
             ?report,
-            "reconciler re-queued stuck work or forgot stopped workers"
+            "reconciler re-queued stuck work or forgot stopped workers or finished jobs"
         );
     }
     Ok(report.into())

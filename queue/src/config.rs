@@ -1,4 +1,5 @@
-//! `[queue]`: how workers look for jobs and how long a silent worker keeps its jobs. (Each
+//! `[queue]`: how workers look for jobs, how long a silent worker keeps its jobs and how
+//! long finished jobs are kept. (Each
 //! job kind's attempts, backoff, timeout and concurrency are `[jobs]`: [`JobsConfig`](crate::JobsConfig).)
 
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,11 @@ pub struct QueueConfig {
     /// dead and its jobs go back to the queue.
     pub heartbeat_secs: u64,
     pub missed_heartbeats: usize,
+    /// How long a job that finished (`Done`) is kept before the reconciler deletes it,
+    /// in days; 0 keeps them forever. Its idempotency key is free again once it is gone.
+    /// Jobs that gave up (`Killed`, or `Failed` with no attempts left) are kept for an
+    /// operator whatever this says.
+    pub keep_done_days: u32,
 }
 
 impl Default for QueueConfig {
@@ -26,6 +32,7 @@ impl Default for QueueConfig {
             periodic_poll_interval_ms: 5000,
             heartbeat_secs: 10,
             missed_heartbeats: 3,
+            keep_done_days: 14,
         }
     }
 }

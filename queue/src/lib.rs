@@ -292,6 +292,15 @@ pub trait JobQueue: Send + Sync + std::fmt::Debug {
     /// leases untouched as long are deleted too (their jobs ended long ago). Returns how
     /// many registrations were forgotten.
     async fn forget_workers(&self, silent_for: std::time::Duration) -> QueueResult<u64>;
+
+    /// Deletes at most `limit` jobs that finished (`Done`) more than `kept_for` ago,
+    /// the oldest first; every other state is kept. A deleted job's idempotency key can
+    /// be used again. Returns how many were deleted.
+    async fn forget_done_jobs(
+        &self,
+        kept_for: std::time::Duration,
+        limit: usize,
+    ) -> QueueResult<u64>;
 }
 
 /// The queue on the configured database.

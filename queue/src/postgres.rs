@@ -231,6 +231,19 @@ impl JobQueue for PostgresQueue {
         Ok(forgotten)
     }
 
+    async fn forget_done_jobs(
+        &self,
+        kept_for: std::time::Duration,
+        limit: usize,
+    ) -> QueueResult<u64> {
+        let done = sqlx::query(query_file!("postgres/forget_done_jobs.sql"))
+            .bind(kept_for.as_secs_f64())
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64> {
         let mut tx = self.pool.begin().await?;
         let mut n = sqlx::query(query_file!("postgres/purge_source_jobs.sql"))

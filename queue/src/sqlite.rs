@@ -222,6 +222,19 @@ impl JobQueue for SqliteQueue {
         Ok(forgotten)
     }
 
+    async fn forget_done_jobs(
+        &self,
+        kept_for: std::time::Duration,
+        limit: usize,
+    ) -> QueueResult<u64> {
+        let done = sqlx::query(query_file!("sqlite/forget_done_jobs.sql"))
+            .bind(i64::try_from(kept_for.as_secs()).unwrap_or(i64::MAX))
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64> {
         let mut tx = self.pool.begin().await?;
         let mut n = 0;

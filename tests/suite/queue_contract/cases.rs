@@ -803,3 +803,76 @@ pub async fn run_leases_admit_one_run_and_survive_silence(factory: Factory) {
     leases.release("j2", "a").await.unwrap();
     assert_eq!(leases.claim("j2", "b").await.unwrap(), Claim::Run);
 }
+
+async fn present(q: &std::sync::Arc<dyn cosmo_shared::queue::JobQueue>, id: &str) -> bool {
+    q.job(id).await.unwrap().is_some()
+}
+
+/// Jobs that finished are deleted once kept long enough, oldest first and a bounded
+/// number at a time; a job that gave up, one still waiting and one just finished stay.
+/// A deleted job's key can be used again.
+pub async fn finished_jobs_are_forgotten_once_kept_long_enough(factory: Factory) {
+    let env = factory(|c| c.jobs.reconcile.max_attempts = 5).await;
+    let q = &env.svc.queue;
+    let w = Workers::start(&env.svc);
+    let mut done = Vec::new();
+    for i in 0..3 {
+        let id = q
+            .enqueue(job(json!({"n": i})).key(format!("finished-{i}")))
+            .await
+            .unwrap()
+            .job_id()
+            .to_owned();
+        wait_job(&env.svc, &id, "job done", |j| j.status == "Done").await;
+        done.push(id);
+        // Whole seconds apart: SQLite records when a job finished to the second.
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+    }
+    let gave_up = q.enqueue(job(json!({"permanent": true}))).await.unwrap();
+    let gave_up = gave_up.job_id().to_owned();
+    wait_job(&env.svc, &gave_up, "job killed", |j| j.status == "Killed").await;
+    w.stop().await;
+    let waiting = q.enqueue(job(json!({"n": "later"}))).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+
+    let kept_for = Duration::from_secs(1);
+    assert_eq!(
+        q.forget_done_jobs(kept_for, 2).await.unwrap(),
+        2,
+        "at most the limit"
+    );
+    assert!(!present(q, &done[0]).await, "the oldest first");
+    assert!(!present(q, &done[1]).await);
+    assert!(
+        present(q, &done[2]).await,
+        "past the limit: left for the next run"
+    );
+    assert_eq!(
+        q.forget_done_jobs(Duration::from_secs(3600), 10)
+            .await
+            .unwrap(),
+        0,
+        "kept an hour: none is that old"
+    );
+    assert_eq!(q.forget_done_jobs(kept_for, 10).await.unwrap(), 1);
+    assert_eq!(
+        q.forget_done_jobs(kept_for, 10).await.unwrap(),
+        0,
+        "nothing left"
+    );
+    assert!(
+        present(q, &gave_up).await,
+        "a job that gave up stays for an operator"
+    );
+    assert!(present(q, waiting.job_id()).await, "a waiting job stays");
+
+    let again = q.enqueue(job(json!({})).key("finished-0")).await.unwrap();
+    assert!(
+        matches!(again, Enqueued::Created { .. }),
+        "the forgotten job's key is free: {again:?}"
+    );
+    assert!(matches!(
+        q.enqueue(job(json!({})).key("finished-0")).await.unwrap(),
+        Enqueued::Duplicate { .. }
+    ));
+}

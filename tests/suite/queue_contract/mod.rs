@@ -26,6 +26,7 @@ macro_rules! queue_contract {
                 stopped_workers_are_forgotten_and_live_ones_kept,
                 a_job_handed_out_again_while_running_runs_once,
                 run_leases_admit_one_run_and_survive_silence,
+                finished_jobs_are_forgotten_once_kept_long_enough,
             );
         }
     };
