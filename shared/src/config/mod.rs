@@ -253,6 +253,14 @@ impl Config {
              a stopping worker sends no heartbeats, and its jobs would run twice",
             self.workers.shutdown_timeout_secs
         );
+        let kept_hours = u64::from(self.queue.keep_done_days) * 24;
+        anyhow::ensure!(
+            self.queue.keep_done_days == 0 || kept_hours > self.scheduler.catch_up_hours,
+            "queue.keep_done_days ({}) must be 0 or longer than scheduler.catch_up_hours ({} h): \
+             a slot whose finished job was deleted would be caught up and run again",
+            self.queue.keep_done_days,
+            self.scheduler.catch_up_hours
+        );
         for kind in &self.workers.jobs {
             kind.parse::<crate::queue::JobKind>()
                 .map_err(|e| anyhow::anyhow!("workers.jobs: {e}"))?;

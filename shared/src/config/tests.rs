@@ -70,6 +70,21 @@ fn a_shutdown_longer_than_the_orphan_timeout_is_refused() {
 }
 
 #[test]
+fn finished_jobs_must_outlive_the_catch_up_window() {
+    Jail::expect_with(|jail| {
+        jail.set_env("COSMO_QUEUE__KEEP_DONE_DAYS", "1");
+        let err = Config::load(None).unwrap_err().to_string();
+        assert!(err.contains("keep_done_days"), "{err}");
+        jail.set_env("COSMO_SCHEDULER__CATCH_UP_HOURS", "23");
+        assert!(Config::load(None).is_ok(), "a day outlives 23 hours");
+        jail.set_env("COSMO_QUEUE__KEEP_DONE_DAYS", "0");
+        jail.set_env("COSMO_SCHEDULER__CATCH_UP_HOURS", "1000");
+        assert!(Config::load(None).is_ok(), "0 keeps them forever");
+        Ok(())
+    });
+}
+
+#[test]
 fn logs_are_human_readable_on_a_terminal_and_json_elsewhere_unless_set() {
     assert_eq!(LogConfig::default().format, LogFormat::Auto);
     assert!(LogFormat::Auto.human_readable(true));
