@@ -19,6 +19,16 @@ const KEY: &str = "test-key-for-the-stand-in";
 
 /// Services on a fresh SQLite store whose `tasks` use the stand-in at `base_url`.
 async fn services(dir: &std::path::Path, base_url: &str, tasks: &[&str]) -> Services {
+    services_with(dir, base_url, tasks, |_| {}).await
+}
+
+/// [`services`], with `tweak` applied to the configuration last.
+async fn services_with(
+    dir: &std::path::Path,
+    base_url: &str,
+    tasks: &[&str],
+    tweak: impl FnOnce(&mut Config),
+) -> Services {
     let db = dir.join("cosmo.db");
     let mut config: Config = stores::test_config(&format!("sqlite://{}", db.display()), &db);
     config.models.embedding_dimensions = DIMS;
@@ -39,6 +49,7 @@ async fn services(dir: &std::path::Path, base_url: &str, tasks: &[&str]) -> Serv
             other => panic!("unknown task {other}"),
         }
     }
+    tweak(&mut config);
     stores::connect(config).await
 }
 
@@ -311,9 +322,9 @@ async fn rate_limits_back_off_and_an_outage_delays_work_without_losing_it() {
     );
 }
 
-/// An embedding model that is down does not take retrieval with it: explore and context
-/// answer from full text and graph links, say so, and use the model again once it is
-/// back.
+/// An embedding model that is down, or too slow, does not take retrieval with it:
+/// explore and context answer from full text and graph links, say so, and use the model
+/// again once it is back.
 #[tokio::test]
 async fn retrieval_answers_from_words_while_the_embedding_model_is_down() {
     use cosmo_pipeline::retrieval::rank::Signal;
@@ -392,6 +403,29 @@ async fn retrieval_answers_from_words_while_the_embedding_model_is_down() {
         .await
         .unwrap();
     assert_eq!(context.degraded, None);
+
+    // A model that takes connections and never answers: explore gives up after
+    // `retrieval.embedding_timeout_ms` (the message says so), not the provider's own
+    // 10 s timeout.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let silent_url = format!("http://{}/v1", silent.local_addr().unwrap());
+    let held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((conn, _)) = silent.accept().await {
+            open.push(conn);
+        }
+    });
+    let slow = services_with(dir.path(), &silent_url, &["embeddings"], |c| {
+        c.retrieval.embedding_timeout_ms = 300;
+    })
+    .await;
+    let waited = cosmo_pipeline::retrieval::explore(&slow, &explore_input, None)
+        .await
+        .expect("explore answers without the silent model");
+    let why = waited.degraded.as_deref().unwrap_or_default();
+    assert!(why.contains("no answer within 300 ms"), "{waited:?}");
+    assert!(signals_of_the_note(&waited).contains(&Signal::Text));
+    held.abort();
 }
 
 fn extraction_answer() -> Value {

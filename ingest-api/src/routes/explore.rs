@@ -26,7 +26,9 @@ use crate::ops;
         (status = 200, description = "Ranked memories, best first", body = Exploration),
         (status = 404, description = "`user_id` is not a user of the caller's tenant", body = ErrorBody),
         (status = 422, description = "A field is invalid (`field` names it)", body = ErrorBody),
-        (status = 503, description = "The embedding model is unavailable", body = ErrorBody),
+        (status = 503, description = "A store is out of reach, or the request took longer than \
+            `server.request_timeout_secs` (an unavailable embedding model is no error: the \
+            answer says `degraded`)", body = ErrorBody),
     ))]
 pub async fn explore(
     State(app): State<AppState>,
@@ -51,7 +53,9 @@ pub async fn explore(
         (status = 200, description = "The rendered context", body = Context),
         (status = 404, description = "`user_id` is not a user of the caller's tenant", body = ErrorBody),
         (status = 422, description = "A field is invalid (`field` names it)", body = ErrorBody),
-        (status = 503, description = "The embedding model is unavailable", body = ErrorBody),
+        (status = 503, description = "A store is out of reach, or the request took longer than \
+            `server.request_timeout_secs` (an unavailable embedding model is no error: the \
+            answer says `degraded`)", body = ErrorBody),
     ))]
 pub async fn context(
     State(app): State<AppState>,

@@ -182,9 +182,12 @@ pub(crate) struct Embedded {
 }
 
 /// Embeds the queries in one call and records its usage under `activity`. An embedding
-/// model that is unavailable (a retryable error, after the provider's own retries) does
-/// not fail the request: the queries go without embeddings, so the vector signal finds
-/// nothing and the words and graph links answer alone. Any other model error fails it.
+/// model that is unavailable (a retryable error: rate limit, timeout, 5xx, no connection,
+/// a key or model the provider does not accept; or no answer within
+/// `retrieval.embedding_timeout_ms`) does not fail the request: the queries go without
+/// embeddings, so the vector signal finds nothing and the words and graph links answer
+/// alone. A refusal (embeddings of the wrong size, a request the provider rejects) fails
+/// it.
 pub(crate) async fn embed_queries(
     svc: &Services,
     user_id: &str,
@@ -203,8 +206,14 @@ pub(crate) async fn embed_queries(
         .collect();
     let mut texts: Vec<String> = queries.iter().map(|(q, _)| q.clone()).collect();
     texts.extend(anchors.iter().flatten().map(|a| a.event.clone()));
-    let (vectors, degraded) = match svc.models.embedder.embed(&texts).await {
-        Ok(embedded) => {
+    let limit = std::time::Duration::from_millis(svc.config.retrieval.embedding_timeout_ms);
+    let (vectors, unavailable) = match tokio::time::timeout(
+        limit,
+        svc.models.embedder.embed(&texts),
+    )
+    .await
+    {
+        Ok(Ok(embedded)) => {
             if let Err(e) = svc
                 .record_activity_usage(activity, user_id, &embedded.usage)
                 .await
@@ -218,16 +227,20 @@ pub(crate) async fn embed_queries(
             }
             (embedded.value, None)
         }
-        Err(e) if e.is_retryable() => {
-            tracing::warn!(error = %e, activity, "the embedding model is unavailable: answering from full text and graph links alone");
-            let why = format!(
-                "the embedding model is unavailable ({e}): answered from full text and graph \
-                 links alone"
-            );
-            (Vec::new(), Some(why))
-        }
-        Err(e) => return Err(e.into()),
+        Ok(Err(e)) if e.is_retryable() => (Vec::new(), Some(e.to_string())),
+        Ok(Err(e)) => return Err(e.into()),
+        Err(_) => (
+            Vec::new(),
+            Some(format!("no answer within {} ms", limit.as_millis())),
+        ),
     };
+    let degraded = unavailable.map(|why| {
+        tracing::warn!(%why, activity, "the embedding model is unavailable: answering from full text and graph links alone");
+        format!(
+            "the embedding model is unavailable ({why}): answered from full text and graph \
+             links alone"
+        )
+    });
     let mut vectors = vectors.into_iter();
     let embeddings: Vec<Vec<f32>> = (0..queries.len())
         .map(|_| vectors.next().unwrap_or_default())
@@ -249,7 +262,9 @@ pub(crate) async fn embed_queries(
             threshold,
             embedding,
             route,
-            anchor_embedding: anchor.and_then(|_| vectors.next()),
+            // Not embedded, an anchor's event is still found by its words.
+            anchor_embedding: anchor
+                .and_then(|_| vectors.next().or_else(|| degraded.is_some().then(Vec::new))),
             anchored: tokio::sync::OnceCell::new(),
             seeds: tokio::sync::OnceCell::new(),
         });

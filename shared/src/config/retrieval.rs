@@ -44,6 +44,10 @@ pub struct RetrievalConfig {
     /// just below the match they are linked to at most.
     pub chain_seeds: usize,
     pub chain_weight: f64,
+    /// How long explore and context wait for their queries' embeddings; past it, they
+    /// answer from full text and graph links alone and say so (`degraded`), as when the
+    /// embedding model is unavailable. Well below `server.request_timeout_secs`.
+    pub embedding_timeout_ms: u64,
 }
 
 impl Default for RetrievalConfig {
@@ -61,6 +65,7 @@ impl Default for RetrievalConfig {
             intent_routing: true,
             chain_seeds: 1,
             chain_weight: 0.5,
+            embedding_timeout_ms: 5000,
         }
     }
 }
@@ -97,6 +102,10 @@ impl RetrievalConfig {
         anyhow::ensure!(
             self.chain_weight.is_finite() && (0.0..=10.0).contains(&self.chain_weight),
             "retrieval.chain_weight must be from 0 to 10"
+        );
+        anyhow::ensure!(
+            (1..=600_000).contains(&self.embedding_timeout_ms),
+            "retrieval.embedding_timeout_ms must be from 1 to 600000"
         );
         anyhow::ensure!(
             (1..=16_000).contains(&self.context_budget_tokens),
