@@ -2,7 +2,8 @@
 //! explain / list facts and the weak ones ([`facts`]), read an entity ([`entity`]), count a
 //! user's memory, keep a live session ([`sessions`]) — once, for both doors: the REST
 //! handlers ([`crate::routes`]) and the MCP tools ([`crate::mcp`]) call these with the
-//! caller's [`Tenant`] and the body as posted, and get the answer or the same [`ApiError`].
+//! caller's [`Tenant`] and the body as posted, and get the answer or the same
+//! [`ApiError`](crate::error::ApiError).
 //! Bodies are parsed here (precise field errors, nothing written on bad input), and a
 //! user or memory outside the caller's tenant does not exist (404).
 

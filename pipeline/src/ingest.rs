@@ -95,8 +95,9 @@ pub async fn request_team_extractions(
     Ok((keys, more))
 }
 
-/// Enqueues the extraction job. The pair has one job, ever: if it already ran (it may
-/// have found the Source not yet processed) or gave up, it is put back to pending.
+/// Enqueues the extraction job. The pair has one job while it is kept: if it already
+/// ran (it may have found the Source not yet processed) or gave up, it is put back to
+/// pending; once a finished one is deleted (`queue.keep_done_days`), a new one is made.
 pub async fn enqueue_extraction(
     svc: &Services,
     source_key: &str,

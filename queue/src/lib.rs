@@ -9,8 +9,9 @@
 //! * per-kind max attempts, exponential backoff with jitter stored in the database
 //!   (a failed job's `run_at` moves forward; nothing sleeps in a worker), timeout and
 //!   concurrency ([`JobsConfig`]);
-//! * idempotency keys with one meaning: a key is used once per kind, ever; enqueueing it
-//!   again returns [`Enqueued::Duplicate`] and changes nothing;
+//! * idempotency keys with one meaning: a key is used once per kind while its job is
+//!   kept (a finished job, `queue.keep_done_days`); enqueueing it again returns
+//!   [`Enqueued::Duplicate`] and changes nothing;
 //! * failed jobs are kept with their error (dead letter) and can be retried;
 //! * a killed worker's jobs return to the queue after its missed heartbeats; a stopping
 //!   worker finishes in-flight jobs or gives them back.

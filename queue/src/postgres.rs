@@ -70,6 +70,11 @@ impl JobQueue for PostgresQueue {
             .execute(&mut *tx)
             .await?;
         sqlx::query(super::lease::SCHEMA).execute(&mut *tx).await?;
+        // What the reconciler deletes once kept long enough (`forget_done_jobs`), found
+        // without reading every job.
+        sqlx::query(query_file!("postgres/index_done_jobs.sql"))
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }

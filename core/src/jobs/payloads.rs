@@ -16,7 +16,7 @@ pub trait Job: Serialize + DeserializeOwned {
     const KIND: JobKind;
 }
 
-/// Phase 1 for one Source. One job per Source, ever (key: the entity key).
+/// Phase 1 for one Source. One job per Source while it is kept (key: the entity key).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProcessSource {
     pub entity_key: String,
@@ -35,7 +35,7 @@ impl ProcessSource {
     }
 }
 
-/// Phase 2 for one (Source, user). One job per pair, ever.
+/// Phase 2 for one (Source, user). One job per pair while it is kept.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExtractEntities {
     pub entity_key: String,

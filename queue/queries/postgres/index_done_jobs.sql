@@ -1,0 +1,1 @@
+CREATE INDEX IF NOT EXISTS cosmo_jobs_done_at ON apalis.jobs (done_at) WHERE status = 'Done'
