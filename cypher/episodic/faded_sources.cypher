@@ -1,4 +1,4 @@
-// consolidate-episodic: unarchived, unpinned Sources that both happened (event time:
+// consolidate-episodic: unarchived, unpinned Sources not kept forever that both happened (event time:
 // `started_at`, else `created_at`) and were received (`created_at`) before
 // `$older_than` with salience below `$salience_below`, oldest first, each with the
 // nodes its owner's extraction mentions (the owner Person excluded). A Source that
@@ -6,6 +6,7 @@
 MATCH (s:Source)
 WHERE s.state <> 'archived'
   AND NOT coalesce(s.pinned, false)
+  AND coalesce(s.ttl_policy, 'decay') <> 'keep_forever'
   AND s.salience < $salience_below
   AND coalesce(s.started_at, s.created_at) < $older_than
   AND s.created_at < $older_than

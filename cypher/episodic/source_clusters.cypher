@@ -1,5 +1,5 @@
 // consolidate-episodic: semantic nodes (not owner Persons) mentioned by at least
-// `$min_sources` unarchived, unpinned Sources of the node's own user (a participant's
+// `$min_sources` unarchived, unpinned Sources not kept forever of the node's own user (a participant's
 // graph never archives someone else's Source) that both happened (event time:
 // `started_at`, else `created_at`) and were received (`created_at`) before
 // `$older_than`, so a back-filled history waits until it has been here that long; the
@@ -9,6 +9,7 @@ WHERE n.owner_of IS NULL
   AND s.user_id = n.user_id
   AND s.state <> 'archived'
   AND NOT coalesce(s.pinned, false)
+  AND coalesce(s.ttl_policy, 'decay') <> 'keep_forever'
   AND coalesce(s.started_at, s.created_at) < $older_than
   AND s.created_at < $older_than
 WITH n, s, coalesce(s.started_at, s.created_at) AS event_at

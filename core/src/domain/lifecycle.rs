@@ -68,7 +68,12 @@ impl Lifecycle {
 
     pub fn new(confidence: f64, ttl_policy: TtlPolicy, at: DateTime<Utc>) -> Self {
         Self {
-            salience: Self::INITIAL_SALIENCE,
+            // Kept forever, a memory is held at full salience from the start.
+            salience: if ttl_policy == TtlPolicy::KeepForever {
+                1.0
+            } else {
+                Self::INITIAL_SALIENCE
+            },
             state: MemoryState::Candidate,
             confidence,
             access_count: 0,

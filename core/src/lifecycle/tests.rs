@@ -91,6 +91,17 @@ fn low_salience_archives() {
 }
 
 #[test]
+fn a_memory_kept_forever_starts_fully_salient_and_decay_leaves_it() {
+    let kept = Lifecycle::new(0.7, TtlPolicy::KeepForever, t0());
+    assert_eq!(kept.salience, 1.0);
+    let later = t0() + Duration::days(400);
+    let p = LifecycleParams::default();
+    assert_eq!(decay(&kept, MemoryClass::Episodic, later, &p), None);
+    let decaying = Lifecycle::new(0.7, TtlPolicy::Decay, t0());
+    assert_eq!(decaying.salience, Lifecycle::INITIAL_SALIENCE);
+}
+
+#[test]
 fn ttl_policies_take_precedence() {
     let p = LifecycleParams::default();
     let mut forever = memory(MemoryState::Active, 0.9, 0, 1.0);

@@ -1,6 +1,6 @@
 WITH histories AS (SELECT user_id, count(*) AS sources FROM sources GROUP BY user_id)
 SELECT m.entity_key, m.user_id,
-       sum(s.state <> 'archived' AND s.pinned = 0
+       sum(s.state <> 'archived' AND s.pinned = 0 AND s.ttl_policy <> 'keep_forever'
            AND coalesce(s.started_at, s.created_at) < $1 AND s.created_at < $1) AS eligible,
        count(*) AS mentioned_by, h.sources AS corpus
 FROM mentions m JOIN sources s ON s.entity_key = m.source_key AND s.user_id = m.user_id

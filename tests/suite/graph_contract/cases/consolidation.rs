@@ -4,7 +4,7 @@ use chrono::{DateTime, Duration, Utc};
 use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::domain::{
     Actor, LifecycleEvent, MemoryKind, MemoryState, NodeRef, NodeUpsert, Note, NoteLifetime,
-    NoteTarget, ProcessedContent, Relationship, SemanticNode, SourceBrief,
+    NoteTarget, ProcessedContent, Relationship, SemanticNode, SourceBrief, TtlPolicy,
 };
 use cosmo_shared::graph::{ClusterRules, EpisodicConsolidation, SourceCluster};
 use cosmo_shared::graph::{GraphSnapshot, GraphStore};
@@ -371,6 +371,14 @@ pub async fn expired_notes_are_deleted_in_batches(store: &Store) {
 }
 
 /// Sets a Source's salience, pin and state, as decay and the API would.
+/// Sets a Source's `ttl_policy` to `keep_forever` (its salience as it is).
+async fn keep_forever(g: &dyn GraphStore, key: &str) {
+    set_lifecycle(g, MemoryKind::Source, key, "", |l| {
+        l.ttl_policy = TtlPolicy::KeepForever
+    })
+    .await;
+}
+
 async fn fade(g: &dyn GraphStore, key: &str, salience: f64, pinned: bool, state: MemoryState) {
     set_lifecycle(g, MemoryKind::Source, key, "", |l| {
         l.salience = salience;
@@ -425,6 +433,17 @@ pub async fn faded_sources_are_old_unpinned_and_unarchived(store: &Store) {
     )
     .await;
     fade(g, &quiet, 0.05, false, MemoryState::Active).await;
+    let (kept, _) = extracted(
+        g,
+        &u.alice,
+        "Kept forever, the weather.",
+        t0() + days(1),
+        vec![concept("Weather")],
+        |_| {},
+    )
+    .await;
+    fade(g, &kept, 0.05, false, MemoryState::Active).await;
+    keep_forever(g, &kept).await;
     // Linked to no node: no insight could carry what it held, so it is not offered.
     let (bare, _) = extracted(g, &u.alice, "Nothing at all.", t0(), vec![], |_| {}).await;
     fade(g, &bare, 0.1, false, candidate).await;
@@ -463,7 +482,7 @@ pub async fn faded_sources_are_old_unpinned_and_unarchived(store: &Store) {
     assert_eq!(
         found, want,
         "old Sources below the bar with the non-owner nodes their owner's extraction \
-         mentions; not at the bar, recent, pinned, archived or linked to no node"
+         mentions; not at the bar, recent, pinned, kept forever, archived or linked to no node"
     );
     assert_eq!(
         g.faded_sources(t0() + days(10), 0.2, 2)
@@ -525,6 +544,16 @@ async fn sarah_cluster(g: &dyn GraphStore, u: &Users) -> (String, String, Vec<St
     )
     .await;
     fade(g, &pinned, 0.5, true, MemoryState::Candidate).await;
+    let (kept, _) = extracted(
+        g,
+        &u.alice,
+        "Sarah, kept forever.",
+        t0() + days(3),
+        vec![me.clone(), sarah.clone()],
+        |_| {},
+    )
+    .await;
+    keep_forever(g, &kept).await;
     let (archived, _) = extracted(
         g,
         &u.alice,
@@ -550,8 +579,8 @@ async fn sarah_cluster(g: &dyn GraphStore, u: &Users) -> (String, String, Vec<St
     }
     assert_eq!(
         node(g, &keys[1]).await.counters.source_count,
-        7,
-        "alice's Sarah is mentioned by 7 Sources"
+        8,
+        "alice's Sarah is mentioned by 8 Sources"
     );
     (keys[1].clone(), keys[2].clone(), old)
 }
@@ -590,7 +619,7 @@ pub async fn source_clusters_group_a_users_old_sources(store: &Store) {
         found,
         vec![cluster(&sarah, briefs_of(g, &old).await)],
         "a node with 3 old Sources of its user; not the owner Person, not recent, pinned, \
-         archived or other users' Sources"
+         kept forever, archived or other users' Sources"
     );
     let mut found: Vec<SourceCluster> = g
         .source_clusters(&seed_rule(cutoff, 2), 100)
