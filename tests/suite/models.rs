@@ -371,6 +371,27 @@ async fn retrieval_answers_from_words_while_the_embedding_model_is_down() {
         signals
     };
 
+    // The operator sees each degraded request in `cosmo_retrieval_degraded_total`.
+    let degraded = || async {
+        let text =
+            cosmo_shared::metrics::render(async { Ok::<_, std::convert::Infallible>(Vec::new()) })
+                .await;
+        let s = cosmo_tests::prometheus::Scrape::parse(&text);
+        [
+            ("explore", "unavailable"),
+            ("context", "unavailable"),
+            ("explore", "timeout"),
+        ]
+        .map(|(activity, reason)| {
+            s.value(
+                "cosmo_retrieval_degraded_total",
+                &[("activity", activity), ("reason", reason)],
+            )
+            .unwrap_or(0.0)
+        })
+    };
+    let before = degraded().await;
+
     UP.store(false, SeqCst);
     let calls = standin.requests().len();
     let down = cosmo_pipeline::retrieval::explore(&svc, &explore_input, None)
@@ -403,6 +424,12 @@ async fn retrieval_answers_from_words_while_the_embedding_model_is_down() {
         .await
         .unwrap();
     assert_eq!(context.degraded, None);
+    let counted = degraded().await;
+    assert_eq!(
+        [0, 1, 2].map(|i| counted[i] - before[i]),
+        [1.0, 1.0, 0.0],
+        "one degraded explore and one context counted, as unavailable; none once it is back"
+    );
 
     // A model that takes connections and never answers: explore gives up after
     // `retrieval.embedding_timeout_ms` (the message says so), not the provider's own
@@ -425,6 +452,11 @@ async fn retrieval_answers_from_words_while_the_embedding_model_is_down() {
     let why = waited.degraded.as_deref().unwrap_or_default();
     assert!(why.contains("no answer within 300 ms"), "{waited:?}");
     assert!(signals_of_the_note(&waited).contains(&Signal::Text));
+    assert_eq!(
+        degraded().await[2] - counted[2],
+        1.0,
+        "counted as a timeout"
+    );
     held.abort();
 }
 

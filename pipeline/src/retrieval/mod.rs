@@ -14,18 +14,15 @@
 //! in one atomic store call per kind, and a team Source returned to a participant starts
 //! that participant's lazy extraction.
 
-use std::collections::{BTreeMap, HashMap};
-
 use serde::Serialize;
 
-use cosmo_shared::domain::{
-    ExtractionStatus, LifecycleChange, LifecycleEvent, Macro, MemoryKind, SearchScope,
-    SemanticNode, Source, Storyline, Target,
-};
+use cosmo_shared::domain::{Macro, SearchScope, SemanticNode, Source, Storyline, Target};
 use cosmo_shared::graph::GraphError;
 use cosmo_shared::llm::LlmError;
 use cosmo_shared::services::Services;
+use cosmo_shared::telemetry::metrics::{self, Degraded};
 
+mod access;
 pub mod anchor;
 mod chain;
 pub mod context;
@@ -41,6 +38,8 @@ pub mod tense;
 pub mod terms;
 mod views;
 
+pub(crate) use access::extract_for_participant;
+pub use access::{by_kind, record_access};
 pub use explore::explore;
 pub use views::*;
 
@@ -191,7 +190,7 @@ pub(crate) struct Embedded {
 pub(crate) async fn embed_queries(
     svc: &Services,
     user_id: &str,
-    activity: &str,
+    activity: &'static str,
     queries: Vec<(String, f64)>,
 ) -> RetrievalResult<Embedded> {
     let routing = svc.config.retrieval.intent_routing;
@@ -227,14 +226,20 @@ pub(crate) async fn embed_queries(
             }
             (embedded.value, None)
         }
-        Ok(Err(e)) if e.is_retryable() => (Vec::new(), Some(e.to_string())),
+        Ok(Err(e)) if e.is_retryable() => {
+            (Vec::new(), Some((Degraded::Unavailable, e.to_string())))
+        }
         Ok(Err(e)) => return Err(e.into()),
         Err(_) => (
             Vec::new(),
-            Some(format!("no answer within {} ms", limit.as_millis())),
+            Some((
+                Degraded::Timeout,
+                format!("no answer within {} ms", limit.as_millis()),
+            )),
         ),
     };
-    let degraded = unavailable.map(|why| {
+    let degraded = unavailable.map(|(reason, why)| {
+        metrics::retrieval_degraded(activity, reason);
         tracing::warn!(%why, activity, "the embedding model is unavailable: answering from full text and graph links alone");
         format!(
             "the embedding model is unavailable ({why}): answered from full text and graph \
@@ -354,57 +359,6 @@ pub(crate) async fn rank_target(
     Ok(ranked)
 }
 
-/// Applies the access update to returned memories (counts, salience boost, spacing
-/// effect, state), atomically per kind, and returns their new lifecycles by key.
-pub async fn record_access(
-    svc: &Services,
-    kind: MemoryKind,
-    keys: &[String],
-) -> RetrievalResult<HashMap<String, cosmo_shared::domain::Lifecycle>> {
-    if keys.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let now = svc.clock.now();
-    let params = svc.config.lifecycle;
-    let update = move |m: &cosmo_shared::domain::MemoryLifecycle| {
-        let d = cosmo_shared::lifecycle::on_access(&m.lifecycle, now, &params);
-        Some(LifecycleChange {
-            kind: m.kind,
-            key: m.key.clone(),
-            event: d
-                .transition
-                .map(|t| LifecycleEvent::system(m, t.to, t.reason, now)),
-            lifecycle: d.lifecycle,
-        })
-    };
-    let changes = svc.graph.update_lifecycles(kind, keys, &update).await?;
-    Ok(changes.into_iter().map(|c| (c.key, c.lifecycle)).collect())
-}
-
-/// Starts `user_id`'s lazy extraction of the team Sources they were just shown.
-pub(crate) async fn extract_for_participant(
-    svc: &Services,
-    user_id: &str,
-    sources: &[&Source],
-    request_id: Option<String>,
-) {
-    for s in sources.iter().filter(|s| s.user_id != user_id) {
-        let done = matches!(
-            svc.graph.extraction(&s.entity_key, user_id).await,
-            Ok(Some(r)) if r.status == ExtractionStatus::Extracted
-        );
-        if done {
-            continue;
-        }
-        if let Err(e) =
-            crate::request_extraction(svc, &s.entity_key, user_id, request_id.clone()).await
-        {
-            tracing::warn!(entity_key = %s.entity_key, user_id, error = %e,
-                "could not start a participant's lazy extraction");
-        }
-    }
-}
-
 pub(crate) fn key_of(l: &Loaded) -> String {
     match l {
         Loaded::Source(s) => s.entity_key.clone(),
@@ -413,13 +367,4 @@ pub(crate) fn key_of(l: &Loaded) -> String {
         Loaded::Macro(m) => m.macro_id.clone(),
         Loaded::Fact(f) => f.fact_id.clone(),
     }
-}
-
-/// Groups keys by kind (for callers that collect results of several kinds).
-pub fn by_kind(items: &[(MemoryKind, String)]) -> BTreeMap<MemoryKind, Vec<String>> {
-    let mut out: BTreeMap<MemoryKind, Vec<String>> = BTreeMap::new();
-    for (k, key) in items {
-        out.entry(*k).or_default().push(key.clone());
-    }
-    out
 }

@@ -20,6 +20,7 @@ use cosmo_core::jobs::StateCount;
 
 pub use self::record::{
     http_request, job_already_finished, job_ended, job_started, model_call, refresh_queue_depth,
+    retrieval_degraded,
 };
 
 /// HTTP requests answered by the API, by `method`, `route` (template) and `status`.
@@ -56,6 +57,11 @@ pub const MODEL_TOKENS: &str = "cosmo_model_tokens_total";
 /// Duration of one model call, by `provider` and `task`.
 pub const MODEL_CALL_DURATION: &str = "cosmo_model_call_duration_seconds";
 
+/// Explore and context requests answered without query embeddings, from full text and
+/// graph links alone, because the embedding model was unavailable; by `activity`
+/// (`explore`, `context`) and `reason` ([`Degraded`]).
+pub const RETRIEVAL_DEGRADED: &str = "cosmo_retrieval_degraded_total";
+
 /// The `route` label of requests no route matched (404s for unknown paths).
 pub const UNMATCHED_ROUTE: &str = "unmatched";
 
@@ -80,6 +86,25 @@ impl JobEnd {
             Self::Succeeded => "succeeded",
             Self::Retried => "retried",
             Self::Failed => "failed",
+        }
+    }
+}
+
+/// Why a retrieval request went without its query embeddings ([`RETRIEVAL_DEGRADED`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Degraded {
+    /// The embedding model answered an error worth retrying (an outage, a rate limit, a
+    /// key or model it does not accept).
+    Unavailable,
+    /// No answer within `retrieval.embedding_timeout_ms`.
+    Timeout,
+}
+
+impl Degraded {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Unavailable => "unavailable",
+            Self::Timeout => "timeout",
         }
     }
 }
@@ -173,6 +198,10 @@ fn describe() {
         MODEL_CALL_DURATION,
         Unit::Seconds,
         "Duration of one model call, by provider and task."
+    );
+    describe_counter!(
+        RETRIEVAL_DEGRADED,
+        "Explore and context requests answered without query embeddings (the embedding model was unavailable), by activity and reason."
     );
 }
 

@@ -9,7 +9,7 @@ use metrics::{counter, gauge};
 use super::{
     HTTP_REQUEST_DURATION, HTTP_REQUESTS, JOB_DURATION, JOBS_ALREADY_FINISHED, JOBS_FAILED,
     JOBS_RETRIED, JOBS_STARTED, JOBS_SUCCEEDED, JobEnd, MODEL_CALL_DURATION, MODEL_CALLS,
-    MODEL_ERRORS, MODEL_TOKENS, QUEUE_DEPTH_ERRORS, QUEUE_JOBS, handle,
+    MODEL_ERRORS, MODEL_TOKENS, QUEUE_DEPTH_ERRORS, QUEUE_JOBS, RETRIEVAL_DEGRADED, handle,
 };
 use cosmo_core::jobs::{JobKind, JobState, StateCount};
 use cosmo_models::{LlmError, Usage};
@@ -55,6 +55,13 @@ pub fn job_ended(kind: JobKind, end: JobEnd, elapsed: Duration) {
     counter!(name, "kind" => kind.as_str()).increment(1);
     metrics::histogram!(JOB_DURATION, "kind" => kind.as_str(), "outcome" => end.as_str())
         .record(elapsed.as_secs_f64());
+}
+
+/// Records that an `activity` (`explore`, `context`) request went without its query
+/// embeddings, and why.
+pub fn retrieval_degraded(activity: &'static str, reason: super::Degraded) {
+    handle();
+    counter!(RETRIEVAL_DEGRADED, "activity" => activity, "reason" => reason.as_str()).increment(1);
 }
 
 /// Records one model call of `provider` for `task` (`processing`, `extraction`,
