@@ -10,7 +10,8 @@
 //!   best Sources (`anchor.rs`) and its time bounds the period, searched the same way.
 //! * **A question asked in the past** ("When did Maya fly…?", "Why didn't Leo sell…?")
 //!   — any intent: full text searches the past forms of its irregular verbs too
-//!   ("flew", "flown"; `tense.rs`), since what answers it is told in the past.
+//!   ("flew", "flown"; `tense.rs`), since what answers it is told in the past; for
+//!   *when* and *why*, each with the word after the verb ("flew home": both words).
 //! * **Why** — the Sources linked by cause and effect to the best matches are lifted
 //!   (`chain.rs`). *When*, *who* and *what* take no route of their own (see
 //!   docs/architecture.md, "Routing").
@@ -57,11 +58,17 @@ impl QueryRoute {
         anchor: Option<Anchor>,
     ) -> Self {
         let period = period::find(text, svc.clock.now());
+        let reading = intent::read(svc, text, embedding).await;
+        // When and why leave the verb's object in place (`tense.rs`).
+        let object = match reading.intent {
+            Intent::When | Intent::Why => tense::Object::InPlace,
+            _ => tense::Object::Fronted,
+        };
         Self {
-            reading: intent::read(svc, text, embedding).await,
+            reading,
             anchor: anchor.filter(|_| period.is_none()),
             period,
-            past_forms: tense::past_forms(text, terms),
+            past_forms: tense::past_forms(text, terms, object),
         }
     }
 
@@ -108,7 +115,9 @@ pub struct Route {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub period: Option<Period>,
     /// Words searched besides the query's own: the past forms of its irregular verbs,
-    /// for a question asked in the past ("When did Maya fly…?" → "flew", "flown").
+    /// for a question asked in the past ("What did Maya buy…?" → "bought"); for a *when*
+    /// or *why* question, each with the word after the verb, as one term a memory must
+    /// hold both words of ("When did Maya fly home?" → "flew home", "flown home").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub past_forms: Vec<String>,
 }

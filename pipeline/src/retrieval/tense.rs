@@ -4,6 +4,19 @@
 //! not those of an irregular one ("fly", "flew", "flown"), so a question asked with
 //! *did* (or *didn't*) is searched with the past forms of its irregular verbs as well.
 //!
+//! What is searched depends on where the verb's object is. A question asking *when* or
+//! *why* keeps the verb's object after it ("When did Pavel *lose power*?", "Why did
+//! Nico's car *break down*?"), so it is searched with the past form and the word after
+//! the verb as one term, "lost power": a memory counts for it only if it holds both
+//! words (a full-text term of several words; `cosmo_core::graph::text_rank`). A lone
+//! common past form ("lost", "broke") is in many unrelated chats, the two words together
+//! in those that tell this event. A determiner after the verb ("buy *the* bike") is
+//! often worded otherwise in the telling ("bought a red bike"), so then the past form
+//! is searched alone; a verb with nothing after it in its clause ("…on her short
+//! break?", a noun here) adds nothing. Any other question ("What did Harper love on the
+//! drive?", "How much did Paige pay…") has taken the verb's object to its front, so
+//! what follows the verb is not part of it, and the past forms are searched as words.
+//!
 //! Only questions with *did* are read this way: "When is Maya flying to Lisbon?" asks
 //! about a plan, told as one ("we're flying"). Left out are the light verbs (*take*,
 //! *get*, *give*, *make*, *go*, *come*, *keep*), whose meaning lies in what follows them
@@ -66,10 +79,22 @@ pub fn past_of(base: &str) -> &'static [&'static str] {
     PAST.get(base).map_or(&[], Vec::as_slice)
 }
 
+/// How a question's past forms are searched (see the module's doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Object {
+    /// The verb's object follows it (*when*, *why*): each past form with the word after
+    /// the verb, as one term.
+    InPlace,
+    /// The question took the object to its front: each past form as a word.
+    Fronted,
+}
+
 /// The past forms of the irregular verbs among `terms` (a query's full-text terms),
-/// when `text` asks in the past (it has "did" or "didn't"); none otherwise. Forms
-/// already among `terms` are not repeated.
-pub fn past_forms(text: &str, terms: &[String]) -> Vec<String> {
+/// when `text` asks in the past (it has "did" or "didn't"); none otherwise. With
+/// [`Object::InPlace`], each with the word after the verb in `text`, as one term ("lost
+/// power"), alone when that word is a determiner, and none for a verb that ends its
+/// clause. Forms or terms already among `terms` are not repeated.
+pub fn past_forms(text: &str, terms: &[String], object: Object) -> Vec<String> {
     let asks_in_past = text
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
         .any(|w| {
@@ -80,23 +105,73 @@ pub fn past_forms(text: &str, terms: &[String]) -> Vec<String> {
         return Vec::new();
     }
     let mut out: Vec<String> = Vec::new();
-    for t in terms {
-        for form in past_of(t) {
-            if !terms.iter().any(|t| t == form) && !out.iter().any(|o| o == form) {
-                out.push((*form).to_string());
+    let mut add = |form: String| {
+        if !terms.contains(&form) && !out.contains(&form) {
+            out.push(form);
+        }
+    };
+    match object {
+        Object::Fronted => {
+            for t in terms {
+                past_of(t).iter().for_each(|form| add((*form).to_owned()));
+            }
+        }
+        Object::InPlace => {
+            for clause in clauses(text) {
+                for (i, w) in clause.iter().enumerate() {
+                    let Some(next) = clause.get(i + 1).filter(|_| terms.contains(w)) else {
+                        continue;
+                    };
+                    for form in past_of(w) {
+                        // "buy the bike" is told "bought a red bike": a determiner is
+                        // not kept in the telling, so the form is searched alone.
+                        if DETERMINERS.contains(&next.as_str()) {
+                            add((*form).to_owned());
+                        } else {
+                            add(format!("{form} {next}"));
+                        }
+                    }
+                }
             }
         }
     }
     out
 }
 
+/// Words that open a noun phrase and that a telling often words differently ("the
+/// bike", "my bike", "a red bike").
+const DETERMINERS: [&str; 22] = [
+    "a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "that", "these",
+    "those", "another", "some", "any", "every", "each", "no", "one", "all",
+];
+
+/// `text`'s clauses (split at punctuation), each as its lower-cased words.
+fn clauses(text: &str) -> Vec<Vec<String>> {
+    let text = text.replace('’', "'").to_lowercase();
+    text.split(|c: char| !(c.is_alphanumeric() || c.is_whitespace() || c == '\'' || c == '-'))
+        .map(|clause| {
+            clause
+                .split_whitespace()
+                .map(|w| w.trim_matches(|c| c == '\'' || c == '-'))
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .filter(|words| !words.is_empty())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::past_forms;
+    use super::{Object, past_forms};
     use crate::retrieval::terms::terms;
 
     fn forms(q: &str) -> Vec<String> {
-        past_forms(q, &terms(q))
+        past_forms(q, &terms(q), Object::Fronted)
+    }
+
+    fn together(q: &str) -> Vec<String> {
+        past_forms(q, &terms(q), Object::InPlace)
     }
 
     #[test]
@@ -130,5 +205,25 @@ mod tests {
     #[test]
     fn a_form_the_question_already_holds_is_not_repeated() {
         assert_eq!(forms("Did Maya run, or had she run before?"), ["ran"]);
+    }
+
+    #[test]
+    fn a_when_or_why_question_is_searched_with_its_verb_and_object_in_the_past() {
+        assert_eq!(
+            together("When did Pavel lose power in the storm?"),
+            ["lost power"]
+        );
+        assert_eq!(
+            together("When did Nico's old car break down?"),
+            ["broke down", "broken down"]
+        );
+        // A determiner after the verb is often worded differently in the telling.
+        assert_eq!(
+            together("Why didn’t Maya fly home, or sell the car?"),
+            ["flew home", "flown home", "sold"]
+        );
+        // A verb that ends its clause has no object to search with; "break" is a noun here.
+        assert!(together("Why did Elena get so much reading done on her short break?").is_empty());
+        assert!(together("When is Maya flying home?").is_empty());
     }
 }

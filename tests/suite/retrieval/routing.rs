@@ -231,6 +231,27 @@ async fn a_question_asked_in_the_past_finds_what_was_told_in_the_past(
     // A question about a plan is not read in the past.
     let plan = explore(&svc, &user, "Is Priya going to buy a bike?").await;
     assert!(plan.routing[0].past_forms.is_empty());
+
+    // A *when* question keeps the verb's object after it: the past form is searched
+    // with the word after the verb, and a memory must hold both ("lost power"). The chat
+    // that tells the outage in other words comes first, not the one that says "lost"
+    // about other things.
+    let [outage, _lost_things] = priya_says(
+        &svc,
+        &user,
+        &other,
+        [
+            (30, "The power was out for two days after the storm."),
+            (
+                40,
+                "I lost my phone, then lost the charger, and lost my keys too.",
+            ),
+        ],
+    )
+    .await;
+    let found = explore(&svc, &user, "When did Priya lose power?").await;
+    assert_eq!(found.routing[0].past_forms, ["lost power"]);
+    assert_eq!(keys(&found)[0], outage, "{found:#?}");
 }
 
 /// Each query's intent, and how it was read, in the response; with the offline

@@ -160,6 +160,19 @@ pub async fn text_search_matches_source_fields_in_scope(store: &Store) {
         "no terms, no hits"
     );
 
+    // A term of several words counts for the memories that hold every one of them.
+    let together = |t: &str| vec![t.to_owned()];
+    let hits = g
+        .text_search(&alice, Target::Source, &together("budget again"), 10)
+        .await
+        .unwrap();
+    assert_eq!(keys(&hits), [summary.as_str()], "{hits:?}");
+    let hits = g
+        .text_search(&alice, Target::Source, &together("budget flew"), 10)
+        .await
+        .unwrap();
+    assert!(hits.is_empty(), "no Source holds both: {hits:?}");
+
     // Words that are syntax elsewhere are plain words here.
     let odd: Vec<String> = ["\"budget", "OR", "NEAR(", "*", "zep:pelin", "-", "AND NOT"]
         .iter()
