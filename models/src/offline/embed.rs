@@ -19,10 +19,11 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use tokenizers::Tokenizer;
+use super::wordpiece::WordPiece;
 
 const VECTORS: &[u8] = include_bytes!("../../assets/offline-embeddings/vectors.bin");
-const TOKENIZER: &[u8] = include_bytes!("../../assets/offline-embeddings/tokenizer.json");
+pub(super) const TOKENIZER: &[u8] =
+    include_bytes!("../../assets/offline-embeddings/tokenizer.json");
 const MAGIC: &[u8] = b"COSMOSV1";
 
 /// Words that say nothing about what a text is about (as the retrieval terms drop them).
@@ -37,7 +38,7 @@ const FUNCTION_WORDS: &str = "a about above after again against all am an and an
 
 /// The token vectors and the tokenizer, loaded on first use.
 struct Table {
-    tokenizer: Tokenizer,
+    tokenizer: WordPiece,
     dimensions: usize,
     scales: Vec<f32>,
     values: &'static [u8],
@@ -65,19 +66,15 @@ impl Table {
             .collect();
         let values = &VECTORS[scales_end..];
         assert_eq!(values.len(), vocab * dimensions, "offline-embeddings: size");
-        let mut tokenizer =
-            Tokenizer::from_bytes(TOKENIZER).expect("offline-embeddings/tokenizer.json loads");
-        tokenizer.with_padding(None);
-        tokenizer
-            .with_truncation(None)
-            .expect("switching truncation off");
+        let tokenizer =
+            WordPiece::from_json(TOKENIZER).expect("offline-embeddings/tokenizer.json loads");
         let function: HashSet<&str> = FUNCTION_WORDS.split_whitespace().collect();
         let mut skipped = vec![true; vocab];
-        for (token, id) in tokenizer.get_vocab(true) {
+        for (token, id) in tokenizer.vocab() {
             let bare = token.trim_start_matches("##");
             let content = bare.chars().any(char::is_alphanumeric)
                 && !(token.starts_with('[') && token.ends_with(']'))
-                && !function.contains(token.as_str());
+                && !function.contains(token);
             if let Some(s) = skipped.get_mut(id as usize) {
                 *s = !content;
             }
@@ -106,15 +103,13 @@ pub fn embed(text: &str, dimensions: usize) -> Vec<f32> {
         return vector;
     }
     let used = dimensions.min(table.dimensions);
-    if let Ok(encoding) = table.tokenizer.encode(text, false) {
-        for &id in encoding.get_ids() {
-            let id = id as usize;
-            if table.skipped.get(id).copied().unwrap_or(true) {
-                continue;
-            }
-            for (x, v) in vector[..used].iter_mut().zip(table.row(id)) {
-                *x += v;
-            }
+    for id in table.tokenizer.encode(text) {
+        let id = id as usize;
+        if table.skipped.get(id).copied().unwrap_or(true) {
+            continue;
+        }
+        for (x, v) in vector[..used].iter_mut().zip(table.row(id)) {
+            *x += v;
         }
     }
     let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt();

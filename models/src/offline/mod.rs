@@ -45,6 +45,7 @@ pub mod summarize;
 pub mod tags;
 pub mod targets;
 pub mod text;
+pub mod wordpiece;
 
 #[cfg(test)]
 mod tests;
