@@ -15,19 +15,32 @@ pub fn is_outage(e: &anyhow::Error) -> bool {
             is_outage(inner)
         } else if let Some(e) = cause.downcast_ref::<sqlx::Error>() {
             sqlx_outage(e)
-        } else if let Some(e) = cause.downcast_ref::<neo4rs::Error>() {
-            matches!(
-                e,
-                neo4rs::Error::IOError { .. }
-                    | neo4rs::Error::ConnectionError
-                    | neo4rs::Error::ConnectionTimedOut
-                    | neo4rs::Error::ServerUnavailableError(_)
-                    | neo4rs::Error::RoutingTableRefreshFailed(_)
-            )
+        } else if cause.is::<std::io::Error>() {
+            true
         } else {
-            cause.is::<std::io::Error>()
+            neo4j_outage(cause)
         }
     })
+}
+
+#[cfg(feature = "neo4j")]
+fn neo4j_outage(cause: &(dyn std::error::Error + 'static)) -> bool {
+    cause.downcast_ref::<neo4rs::Error>().is_some_and(|e| {
+        matches!(
+            e,
+            neo4rs::Error::IOError { .. }
+                | neo4rs::Error::ConnectionError
+                | neo4rs::Error::ConnectionTimedOut
+                | neo4rs::Error::ServerUnavailableError(_)
+                | neo4rs::Error::RoutingTableRefreshFailed(_)
+        )
+    })
+}
+
+/// Built without the Neo4j store: no error comes from it.
+#[cfg(not(feature = "neo4j"))]
+fn neo4j_outage(_cause: &(dyn std::error::Error + 'static)) -> bool {
+    false
 }
 
 fn sqlx_outage(e: &sqlx::Error) -> bool {
@@ -76,10 +89,13 @@ mod tests {
         assert!(outage(
             std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused").into()
         ));
-        assert!(outage(neo4rs::Error::ConnectionError.into()));
         assert!(!outage(sqlx::Error::RowNotFound.into()));
         assert!(!outage(anyhow::anyhow!("a bug")));
-        assert!(!outage(neo4rs::Error::NotSingleResult.into()));
+        #[cfg(feature = "neo4j")]
+        {
+            assert!(outage(neo4rs::Error::ConnectionError.into()));
+            assert!(!outage(neo4rs::Error::NotSingleResult.into()));
+        }
         let in_graph = crate::graph::GraphError::from(sqlx::Error::PoolTimedOut);
         assert!(outage(anyhow::Error::new(in_graph).context("reading")));
     }

@@ -3,5 +3,6 @@
 //! (`cosmo-graph-sqlite`) and the production Neo4j one (`cosmo-graph-neo4j`).
 
 pub use cosmo_core::graph::*;
+#[cfg(feature = "neo4j")]
 pub use cosmo_graph_neo4j as neo4j;
 pub use cosmo_graph_sqlite as sqlite;

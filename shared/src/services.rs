@@ -11,7 +11,6 @@ use crate::config::{Config, GraphBackend, ModelsConfig, Provider};
 use crate::db::Db;
 use crate::directory::Directory;
 use crate::graph::GraphStore;
-use crate::graph::neo4j::Neo4jGraph;
 use crate::graph::sqlite::SqliteGraph;
 use crate::job_runs::JobRunLedger;
 use crate::llm::Usage;
@@ -151,9 +150,18 @@ impl Services {
                         .with_text_budget(config.graph.sqlite_text_cache_mib << 20),
                 )
             }
+            #[cfg(feature = "neo4j")]
             GraphBackend::Neo4j => Arc::new(
-                Neo4jGraph::connect(&config.graph.neo4j, config.models.embedding_dimensions)
-                    .await?,
+                crate::graph::neo4j::Neo4jGraph::connect(
+                    &config.graph.neo4j,
+                    config.models.embedding_dimensions,
+                )
+                .await?,
+            ),
+            // Refused by the configuration's validation.
+            #[cfg(not(feature = "neo4j"))]
+            GraphBackend::Neo4j => anyhow::bail!(
+                "graph.backend = \"neo4j\" needs Cosmo built with the `neo4j` feature"
             ),
         };
         let queue = crate::queue::connect(&db, &config.jobs);

@@ -4,7 +4,24 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "neo4j")]
 pub use cosmo_graph_neo4j::Neo4jConfig;
+
+/// `[graph.neo4j]` in a build without the Neo4j store (the `neo4j` cargo feature): read
+/// and kept as written, so a file written for a build with it still loads; only
+/// `backend = "neo4j"` is refused.
+#[cfg(not(feature = "neo4j"))]
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Neo4jConfig(serde_json::Value);
+
+#[cfg(not(feature = "neo4j"))]
+impl std::fmt::Debug for Neo4jConfig {
+    // It may hold a password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Neo4jConfig(not built in)")
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -49,6 +66,14 @@ impl Default for GraphConfig {
 
 impl GraphConfig {
     pub fn validate(&self) -> anyhow::Result<()> {
+        #[cfg(not(feature = "neo4j"))]
+        anyhow::ensure!(
+            self.backend != GraphBackend::Neo4j,
+            "graph.backend = \"neo4j\" needs Cosmo built with the `neo4j` feature \
+             (cargo build --release --features neo4j); this build has the embedded SQLite \
+             store only"
+        );
+        #[cfg(feature = "neo4j")]
         if self.backend == GraphBackend::Neo4j {
             let n = &self.neo4j;
             anyhow::ensure!(
