@@ -169,6 +169,16 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    // Boxed here, so the serving code below is compiled once, in this crate, rather than
+    // in each binary that calls this with its own kind of signal.
+    serve_until(svc, listener, Box::pin(shutdown)).await
+}
+
+async fn serve_until(
+    svc: Services,
+    listener: tokio::net::TcpListener,
+    shutdown: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
+) -> anyhow::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
 
@@ -179,7 +189,7 @@ pub async fn serve(
     let app = router(svc);
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
-    let mut shutdown = std::pin::pin!(shutdown);
+    let mut shutdown = shutdown;
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {

@@ -157,10 +157,18 @@ pub async fn catch_up(
 /// Runs the cron loop until `shutdown` resolves.
 pub async fn run(
     svc: Services,
-    shutdown: impl std::future::Future<Output = ()>,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> anyhow::Result<()> {
+    // Boxed here, so the loop is compiled once, in this crate, rather than in each
+    // binary that calls this with its own kind of signal.
+    run_until(svc, Box::pin(shutdown)).await
+}
+
+async fn run_until(
+    svc: Services,
+    mut shutdown: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>>,
 ) -> anyhow::Result<()> {
     let schedules = schedules(&svc)?;
-    tokio::pin!(shutdown);
     // A queue that cannot be reached as the scheduler starts (an outage, another
     // process migrating the file) delays the catch-up; it does not stop the scheduler,
     // which would take a `cosmo serve` down with it.

@@ -33,6 +33,15 @@ pub async fn run(
     svc: Services,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    // Boxed here, so the worker runtime is compiled once, in this crate, rather than in
+    // each binary that calls this with its own kind of signal.
+    run_until(svc, Box::pin(shutdown)).await
+}
+
+async fn run_until(
+    svc: Services,
+    shutdown: std::pin::Pin<Box<dyn Future<Output = ()> + Send>>,
+) -> anyhow::Result<()> {
     let cfg = &svc.config;
     let opts = WorkerOptions {
         kinds: kinds(&svc)?,
