@@ -177,7 +177,7 @@ pub async fn serve(
 async fn serve_until(
     svc: Services,
     listener: tokio::net::TcpListener,
-    shutdown: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
+    mut shutdown: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
 ) -> anyhow::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
@@ -189,7 +189,6 @@ async fn serve_until(
     let app = router(svc);
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
-    let mut shutdown = shutdown;
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
