@@ -26,8 +26,12 @@ async fn another_process_s_job_is_picked_up_by_notification_not_by_polling() {
     // The API process: its own connection pool to the same database.
     let api_side = stores::connect(config).await;
     let workers = Workers::start_kinds(&worker_side, vec![JobKind::ProcessSource]);
-    // Enqueue only once the worker listens: a job inserted between its first (empty)
-    // poll and its LISTEN would wait for the next poll, an hour away.
+    // Enqueue only while the worker is idle. apalis wakes a worker on a notification,
+    // but a worker whose fetch is in flight drops that wake-up: the fetch, started
+    // before the insert, comes back empty and the worker waits for its next poll (in
+    // production at most `max(queue.poll_interval_ms, 500)` ms; here an hour). So wait
+    // for the LISTEN, then for the worker's own queries (its first fetch, the fetch the
+    // LISTEN's wake-up starts, the fetch after each job) to have ended.
     let cosmo_shared::db::Db::Postgres(pool) = &api_side.db else {
         panic!("a PostgreSQL queue")
     };
@@ -43,6 +47,7 @@ async fn another_process_s_job_is_picked_up_by_notification_not_by_polling() {
     })
     .await;
     for n in 0..3 {
+        worker_settled(pool).await;
         api_side
             .queue
             .enqueue(NewJob::new(JobKind::ProcessSource, json!({ "n": n })))
@@ -60,6 +65,25 @@ async fn another_process_s_job_is_picked_up_by_notification_not_by_polling() {
     workers.stop().await;
 }
 
+/// Waits until no other connection to the test database has been busy for half a
+/// second: the worker has no query in flight, nor a result it has yet to read.
+async fn worker_settled(pool: &sqlx::PgPool) {
+    let quiet = std::cell::Cell::new(0);
+    wait_for("the worker to be idle", Duration::from_secs(30), || async {
+        let busy: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()
+               AND state <> 'idle'",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        quiet.set(if busy == 0 { quiet.get() + 1 } else { 0 });
+        (quiet.get() >= 5).then_some(())
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_sqlite_a_job_enqueued_in_the_same_process_wakes_the_worker() {
     let dir = tempfile::tempdir().unwrap();
@@ -71,9 +95,10 @@ async fn on_sqlite_a_job_enqueued_in_the_same_process_wakes_the_worker() {
     config.queue.heartbeat_secs = 3_600;
     let svc = stores::connect(config).await;
     let workers = Workers::start_kinds(&svc, vec![JobKind::ProcessSource]);
-    // Let the worker make its first poll and wait on the next.
-    tokio::time::sleep(Duration::from_secs(1)).await;
     for n in 0..3 {
+        // Enqueue while the worker is idle: let its first poll, or the fetch it starts
+        // after each job, end (a wake-up during a fetch is dropped, as on PostgreSQL).
+        tokio::time::sleep(Duration::from_secs(1)).await;
         svc.queue
             .enqueue(NewJob::new(JobKind::ProcessSource, json!({ "n": n })))
             .await
