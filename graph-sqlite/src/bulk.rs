@@ -5,8 +5,8 @@
 
 use cosmo_core::domain::{Lifecycle, LifecycleEvent, MemoryKind};
 use cosmo_core::graph::GraphResult;
+use sqlx::Arguments;
 use sqlx::sqlite::SqliteArguments;
-use sqlx::{Arguments, Sqlite, Transaction};
 
 use super::lifecycle::per_kind;
 use super::{micros, opt_micros};
@@ -119,7 +119,7 @@ fn placeholders(width: usize, n: usize) -> String {
 /// the limit on bound values allows. A key must appear once (one statement cannot update
 /// a row twice).
 pub async fn write(
-    tx: &mut Transaction<'static, Sqlite>,
+    tx: &mut crate::WriteTx,
     kind: MemoryKind,
     rows: &[(&str, &Lifecycle)],
 ) -> GraphResult<()> {
@@ -157,7 +157,7 @@ pub async fn write(
 /// Records events in bulk; an event already recorded (or twice in `events`) keeps its
 /// first row. `id` names an event (derived from its content).
 pub async fn record_events(
-    tx: &mut Transaction<'static, Sqlite>,
+    tx: &mut crate::WriteTx,
     events: &[&LifecycleEvent],
     id: impl Fn(&LifecycleEvent) -> String,
 ) -> GraphResult<()> {

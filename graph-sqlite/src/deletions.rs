@@ -8,9 +8,8 @@ use std::collections::BTreeSet;
 use cosmo_core::domain::Erasure;
 use cosmo_core::graph::GraphResult;
 use cosmo_core::query_file;
-use sqlx::{Sqlite, Transaction};
 
-pub(super) type Tx = Transaction<'static, Sqlite>;
+pub(super) type Tx = crate::WriteTx;
 
 /// Deletes the Macros whose ids are in the JSON array `$1`.
 pub(super) const DELETE_MACROS: &str = query_file!("deletions/delete_macros.sql");

@@ -12,11 +12,10 @@ use cosmo_core::domain::{
 use cosmo_core::graph::{ExtractionStore, GraphError, GraphResult};
 use cosmo_core::ids;
 use cosmo_core::query_file;
-use sqlx::{Sqlite, Transaction};
 
 use super::{SqliteGraph, micros};
 
-type Tx = Transaction<'static, Sqlite>;
+type Tx = crate::WriteTx;
 
 const MARK_NODE_DIRTY: &str = query_file!("extraction/mark_node_dirty.sql");
 const MARK_REL_DIRTY: &str = query_file!("extraction/mark_relationship_dirty.sql");

@@ -9,21 +9,24 @@ use cosmo_core::domain::{
 };
 use cosmo_core::graph::{FactStore, GraphError, GraphResult};
 use cosmo_core::query_file;
+use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, Sqlite, Transaction};
 
 use super::lifecycle::record_event;
 use super::{SqliteGraph, decode_embedding, encode_embedding, lifecycle, micros, opt_time, time};
 
-type Tx = Transaction<'static, Sqlite>;
+type Tx = crate::WriteTx;
 
 /// The fact that superseded fact `$1`, if any.
 pub(super) const SUPERSEDED_BY: &str = query_file!("facts/superseded_by.sql");
 
-pub(super) async fn fact_in(tx: &mut Tx, fact_id: &str) -> GraphResult<Option<Fact>> {
+pub(super) async fn fact_in(
+    tx: &mut sqlx::SqliteConnection,
+    fact_id: &str,
+) -> GraphResult<Option<Fact>> {
     let row = sqlx::query(query_file!("facts/fact.sql"))
         .bind(fact_id)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?;
     match row {
         Some(r) => Ok(Some(with_links(tx, &r).await?)),
@@ -31,15 +34,18 @@ pub(super) async fn fact_in(tx: &mut Tx, fact_id: &str) -> GraphResult<Option<Fa
     }
 }
 
-pub(super) async fn with_links(tx: &mut Tx, r: &SqliteRow) -> GraphResult<Fact> {
+pub(super) async fn with_links(
+    tx: &mut sqlx::SqliteConnection,
+    r: &SqliteRow,
+) -> GraphResult<Fact> {
     let fact_id: String = r.try_get("fact_id")?;
     let about: Vec<String> = sqlx::query_scalar(query_file!("facts/fact_about.sql"))
         .bind(&fact_id)
-        .fetch_all(&mut **tx)
+        .fetch_all(&mut *tx)
         .await?;
     let source_keys: Vec<String> = sqlx::query_scalar(query_file!("facts/fact_sources.sql"))
         .bind(&fact_id)
-        .fetch_all(&mut **tx)
+        .fetch_all(&mut *tx)
         .await?;
     Ok(Fact {
         user_id: r.try_get("user_id")?,

@@ -39,6 +39,9 @@ mod sources;
 mod stats;
 mod storylines;
 mod views;
+mod write_turn;
+
+pub use write_turn::{WriteTx, begin_write};
 
 /// The SQLite graph store.
 #[derive(Debug, Clone)]
@@ -108,10 +111,8 @@ impl SqliteGraph {
         &self.pool
     }
 
-    async fn begin(&self) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
-        // IMMEDIATE takes the write lock up front: a deferred transaction that reads and
-        // then writes can fail with SQLITE_BUSY when another process wrote in between.
-        self.pool.begin_with("BEGIN IMMEDIATE").await
+    async fn begin(&self) -> sqlx::Result<WriteTx> {
+        begin_write(&self.pool).await
     }
 }
 
@@ -129,6 +130,11 @@ tokio::task_local! {
 /// each connection as the task acquires it, so work of other tasks keeps [`LOCK_WAIT`].
 pub async fn with_lock_wait<F: std::future::Future>(wait: Duration, work: F) -> F::Output {
     TASK_LOCK_WAIT.scope(wait, work).await
+}
+
+/// How long this task's SQLite writes wait for the lock (and for this process's turn).
+fn lock_wait() -> Duration {
+    TASK_LOCK_WAIT.try_with(|w| *w).unwrap_or(LOCK_WAIT)
 }
 
 /// Connection settings for every SQLite file Cosmo opens: WAL so readers never block
@@ -175,7 +181,7 @@ pub async fn open_pool(path: &Path, max_connections: u32) -> anyhow::Result<Sqli
         })
         .before_acquire(|conn, _| {
             Box::pin(async move {
-                let wait = TASK_LOCK_WAIT.try_with(|w| *w).unwrap_or(LOCK_WAIT);
+                let wait = lock_wait();
                 let statements = format!(
                     "PRAGMA busy_timeout = {}; SELECT 1 FROM sqlite_schema LIMIT 1",
                     wait.as_millis()

@@ -9,8 +9,8 @@ use cosmo_core::domain::{
 use cosmo_core::graph::{GraphResult, LifecycleStore, LifecycleUpdate, last_change_per_key};
 use cosmo_core::query_file;
 use sha2::{Digest, Sha256};
+use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, Sqlite, Transaction};
 
 use super::bulk;
 use super::{SqliteGraph, lifecycle, micros, parse, time};
@@ -63,10 +63,7 @@ fn memory_from_row(kind: MemoryKind, r: &SqliteRow) -> sqlx::Result<MemoryLifecy
 
 /// Writes the changes in bulk (every lifecycle column, rows found by key; the last
 /// change of a key wins), then their events.
-async fn write_changes(
-    tx: &mut Transaction<'static, Sqlite>,
-    changes: &[LifecycleChange],
-) -> GraphResult<()> {
+async fn write_changes(tx: &mut crate::WriteTx, changes: &[LifecycleChange]) -> GraphResult<()> {
     for (kind, per_key) in last_change_per_key(changes) {
         let rows: Vec<(&str, &Lifecycle)> = per_key
             .iter()
@@ -93,10 +90,7 @@ fn event_id(e: &LifecycleEvent) -> String {
     hex::encode(&digest[..12])
 }
 
-pub(super) async fn record_event(
-    tx: &mut Transaction<'static, Sqlite>,
-    e: &LifecycleEvent,
-) -> GraphResult<()> {
+pub(super) async fn record_event(tx: &mut crate::WriteTx, e: &LifecycleEvent) -> GraphResult<()> {
     bulk::record_events(tx, &[e], event_id).await
 }
 

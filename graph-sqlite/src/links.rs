@@ -10,11 +10,11 @@ use chrono::{DateTime, Utc};
 use cosmo_core::domain::{CausalCandidate, NewCausalLink, SourceLink, SourceLinkKind};
 use cosmo_core::graph::{GraphResult, LinkStore};
 use cosmo_core::query_file;
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::Row;
 
 use super::{SqliteGraph, micros, parse, time};
 
-type Tx = Transaction<'static, Sqlite>;
+type Tx = crate::WriteTx;
 
 /// The latest Source of a thread before a Source (at event time `$3`, its start else
 /// when it was posted; ties by entity key), and the earliest after it.

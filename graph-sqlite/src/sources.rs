@@ -77,7 +77,7 @@ fn source_ref(r: &SqliteRow) -> sqlx::Result<SourceRef> {
 /// transaction): their texts in `source_passages`, their vectors in the Source's
 /// `search_docs` row.
 async fn replace_passages(
-    tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>,
+    tx: &mut crate::WriteTx,
     key: &str,
     passages: &[Passage],
 ) -> GraphResult<()> {

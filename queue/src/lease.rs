@@ -172,7 +172,7 @@ impl Leases {
         }
         match &self.db {
             Db::Sqlite(pool) => claim!(
-                pool.begin_with("BEGIN IMMEDIATE").await?,
+                cosmo_graph_sqlite::begin_write(pool).await?,
                 query_file!("lease/sqlite/insert_lease.sql"),
                 query_file!("lease/sqlite/read_lease.sql")
             ),

@@ -69,7 +69,7 @@ impl JobQueue for SqliteQueue {
 
     async fn enqueue(&self, job: NewJob) -> QueueResult<Enqueued> {
         let (id, task) = super::runtime::build_task(&job, self.jobs.get(job.kind))?;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = cosmo_graph_sqlite::begin_write(&self.pool).await?;
         apalis_sqlite::queries::push_tasks(&mut *tx, job.kind.queue_name(), &[task])
             .await
             .map_err(|e| anyhow::anyhow!("enqueueing {}: {e}", job.kind))?;
@@ -170,7 +170,7 @@ impl JobQueue for SqliteQueue {
     }
 
     async fn retry_job(&self, job_id: &str) -> QueueResult<bool> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = cosmo_graph_sqlite::begin_write(&self.pool).await?;
         let done = sqlx::query(query_file!("sqlite/retry_job.sql"))
             .bind(job_id)
             .execute(&mut *tx)

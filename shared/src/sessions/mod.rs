@@ -110,26 +110,27 @@ impl From<&crate::config::SessionsConfig> for Limits {
     }
 }
 
-/// A write transaction that takes the database's write lock (SQLite) up front: the
-/// session row is read and written in it, and a deferred SQLite transaction that reads
-/// first can fail with SQLITE_BUSY when another writer came in between. On PostgreSQL
+/// A write transaction that takes the database's write lock (SQLite, once this
+/// process's earlier writers of the file are done) up front: the session row is read
+/// and written in it, and a deferred SQLite transaction that reads first can fail with
+/// SQLITE_BUSY when another writer came in between. On PostgreSQL
 /// the statements lock the session row themselves (`INSERT … ON CONFLICT DO UPDATE`,
 /// `UPDATE`), so concurrent appends to one session wait for each other.
 trait BeginWrite {
-    type Db: sqlx::Database;
-    async fn begin_write(&self) -> sqlx::Result<sqlx::Transaction<'static, Self::Db>>;
+    type Tx;
+    async fn begin_write(&self) -> sqlx::Result<Self::Tx>;
 }
 
 impl BeginWrite for sqlx::SqlitePool {
-    type Db = sqlx::Sqlite;
-    async fn begin_write(&self) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
-        self.begin_with("BEGIN IMMEDIATE").await
+    type Tx = cosmo_graph_sqlite::WriteTx;
+    async fn begin_write(&self) -> sqlx::Result<Self::Tx> {
+        cosmo_graph_sqlite::begin_write(self).await
     }
 }
 
 impl BeginWrite for sqlx::PgPool {
-    type Db = sqlx::Postgres;
-    async fn begin_write(&self) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
+    type Tx = sqlx::Transaction<'static, sqlx::Postgres>;
+    async fn begin_write(&self) -> sqlx::Result<Self::Tx> {
         self.begin().await
     }
 }
