@@ -24,7 +24,7 @@ use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction};
+use sqlx::{SqlSafeStr, Sqlite, SqliteConnection, SqlitePool, Transaction};
 use tokio::sync::OwnedMutexGuard;
 
 /// The turn of each SQLite file this process writes, by the path its pools opened.
@@ -70,6 +70,9 @@ impl DerefMut for WriteTx {
 /// transaction that reads and then writes can fail with SQLITE_BUSY when another
 /// process wrote in between).
 pub async fn begin_write(pool: &SqlitePool) -> sqlx::Result<WriteTx> {
+    // The connection first: the pool's checks on it (`before_acquire`) run outside the
+    // turn, which is then held only for the transaction itself.
+    let conn = pool.acquire().await?;
     let turn = {
         let path = pool.connect_options().get_filename().to_path_buf();
         let mut turns = TURNS.lock().unwrap_or_else(|e| e.into_inner());
@@ -85,7 +88,8 @@ pub async fn begin_write(pool: &SqlitePool) -> sqlx::Result<WriteTx> {
             ),
         )));
     };
-    let tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    // What `SqlitePool::begin_with` does, on the connection already acquired.
+    let tx = Transaction::begin(conn, Some("BEGIN IMMEDIATE".into_sql_str())).await?;
     Ok(WriteTx { tx, _turn: turn })
 }
 

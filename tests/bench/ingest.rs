@@ -112,11 +112,13 @@ pub async fn run(
         .num("api_per_second", api_stats.per_second(), 1)
         .num("api_p50_ms", api_stats.pct_ms(0.5), 2)
         .num("api_p99_ms", api_stats.pct_ms(0.99), 2)
+        .num("api_max_ms", api_stats.pct_ms(1.0), 2)
         .text("api_accepted", api_stats.ok)
         .text("api_errors", api_stats.failed)
         .num("ceiling_per_second", ceiling.per_second(), 1)
         .num("ceiling_p50_ms", ceiling.pct_ms(0.5), 2)
         .num("ceiling_p99_ms", ceiling.pct_ms(0.99), 2)
+        .num("ceiling_max_ms", ceiling.pct_ms(1.0), 2)
         .text("ceiling_errors", ceiling.failed)
         .num("api_over_ceiling", ratio, 2)
         .print();
