@@ -92,8 +92,8 @@ How to read: API / ceiling is the share of the stores' own capacity that the HTT
 delivers at that concurrency; the rest goes to HTTP, JSON, validation, middleware, and the
 load generator sharing the cores with the server (the ceiling run has no server process).
 With one client, p50 is a request's latency on an idle server. Max is the slowest
-accepted request: on SQLite a write that waited long for the file's lock (an API request
-gives up after `server.lock_wait_ms`, 1.5 s, and answers 503; the ceiling waits 30 s).
+accepted request (an API request whose SQLite write waits longer than
+`server.lock_wait_ms`, 1.5 s, for the lock answers 503 instead; the ceiling waits 30 s).
 ",
     );
 }
