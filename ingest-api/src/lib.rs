@@ -148,7 +148,9 @@ pub fn router(svc: Services) -> Router {
 async fn post_unposted_chunks(svc: Services) {
     let started = svc.clock.now();
     let batch = svc.config.reconciler.batch_size;
-    match cosmo_pipeline::sessions::post_unposted(&svc, started, batch).await {
+    match cosmo_pipeline::sessions::post_unposted(&svc.sessions, (&svc).into(), started, batch)
+        .await
+    {
         Ok(0) => {}
         Ok(n) => tracing::info!(chunks = n, "posted session chunks left unposted"),
         Err(e) => {

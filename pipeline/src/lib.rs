@@ -21,9 +21,15 @@
 //! And the rest of what users ask of their memory: [`retrieval`] (explore, context,
 //! the Storyline and Macro views), [`erasure`] (a Source or a user, everywhere),
 //! [`stats`] (a user's memory in numbers) and [`sessions`] (posting a live session's
-//! turns as `conversation` Sources). The maintenance jobs and `extract-entities` take
-//! the store ports they use, their settings and the clock; the others take the
-//! process's `Services` (`cosmo-shared`).
+//! turns as `conversation` Sources).
+//!
+//! Each step takes the store ports it uses, its settings and the clock, never the whole
+//! process: the jobs as parameters, Phase 0 as an [`Intake`] (Sources, extraction
+//! records, queue, clock), retrieval as a [`retrieval::Recall`]. `Intake` and `Recall`
+//! convert from the process's `Services` (`cosmo-shared`), the composition root, so a
+//! route handler passes `&services`. Two functions take `Services` itself: erasure,
+//! which reaches every store there is, and [`maintenance::run`], which hands each
+//! maintenance job its ports.
 
 pub mod erasure;
 pub mod error;
@@ -39,5 +45,6 @@ pub mod sessions;
 pub mod stats;
 
 pub use ingest::{
-    StoreError, enqueue_extraction, request_extraction, request_team_extractions, store_source,
+    Intake, StoreError, enqueue_extraction, request_extraction, request_team_extractions,
+    store_source,
 };

@@ -5,13 +5,14 @@ use cosmo_shared::llm::{Completion, FoundCause, SummaryTask};
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::services::{Models, Services};
 use cosmo_shared::telemetry::repeats;
+use cosmo_shared::usage::Metering;
 
 use crate::error::{JobError, JobResult};
 
 /// The ledger entry context for one job.
 #[derive(Debug, Clone, Copy)]
 pub struct Metered<'a> {
-    pub svc: &'a Services,
+    pub metering: Metering<'a>,
     pub kind: JobKind,
     pub user_id: &'a str,
 }
@@ -24,8 +25,8 @@ impl Metered<'_> {
         let mut pause = std::time::Duration::from_millis(500);
         loop {
             match self
-                .svc
-                .record_usage(self.kind, self.user_id, &completion.usage)
+                .metering
+                .record(self.kind.as_str(), self.user_id, &completion.usage)
                 .await
             {
                 Ok(()) => return Ok(completion.value),
@@ -48,19 +49,29 @@ impl Metered<'_> {
 /// under the job's kind and the user it was made for, before its answer is used.
 #[derive(Debug, Clone, Copy)]
 pub struct ModelCalls<'a> {
-    svc: &'a Services,
+    models: &'a Models,
+    metering: Metering<'a>,
     kind: JobKind,
 }
 
 impl<'a> ModelCalls<'a> {
-    pub fn new(svc: &'a Services, kind: JobKind) -> Self {
-        Self { svc, kind }
+    pub fn new(models: &'a Models, metering: Metering<'a>, kind: JobKind) -> Self {
+        Self {
+            models,
+            metering,
+            kind,
+        }
+    }
+
+    /// The process's models, metered through its ledger.
+    pub fn of(svc: &'a Services, kind: JobKind) -> Self {
+        Self::new(&svc.models, svc.metering(), kind)
     }
 
     /// The configured providers, one per capability: a call's [`Completion`] goes to
     /// [`Self::record`] before its answer is used.
     pub fn providers(&self) -> &'a Models {
-        &self.svc.models
+        self.models
     }
 
     /// Records `completion`'s usage for `user_id` and hands back its answer.
@@ -70,7 +81,7 @@ impl<'a> ModelCalls<'a> {
 
     fn meter<'u>(&'u self, user_id: &'u str) -> Metered<'u> {
         Metered {
-            svc: self.svc,
+            metering: self.metering,
             kind: self.kind,
             user_id,
         }
@@ -85,7 +96,6 @@ impl<'a> ModelCalls<'a> {
         inputs: &[String],
     ) -> JobResult<String> {
         let completion = self
-            .svc
             .models
             .summarizer
             .summarize(task, current, inputs)
@@ -108,7 +118,7 @@ impl<'a> ModelCalls<'a> {
 
     /// One embedding.
     pub async fn embed(&self, user_id: &str, text: &str) -> JobResult<Vec<f32>> {
-        let completion = self.svc.models.embedder.embed(&[text.to_owned()]).await?;
+        let completion = self.models.embedder.embed(&[text.to_owned()]).await?;
         let mut vectors = self.meter(user_id).record(completion).await?;
         Ok(vectors.pop().unwrap_or_default())
     }
@@ -121,7 +131,7 @@ impl<'a> ModelCalls<'a> {
         effect: &str,
         earlier: &[String],
     ) -> JobResult<(String, Vec<FoundCause>)> {
-        let completion = self.svc.models.causes.find_causes(effect, earlier).await?;
+        let completion = self.models.causes.find_causes(effect, earlier).await?;
         let model = format!("{}:{}", completion.usage.provider, completion.usage.model);
         Ok((model, self.meter(user_id).record(completion).await?))
     }

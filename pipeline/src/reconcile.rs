@@ -16,15 +16,27 @@
 //! start registers its workers under new names; stopped ones would pile up).
 
 use chrono::Duration;
+use cosmo_shared::config::ReconcilerConfig;
 use cosmo_shared::domain::{ExtractionStatus, ProcessingStatus};
 use cosmo_shared::job_runs::RunReport;
 use cosmo_shared::queue::payloads::{ExtractEntities, ProcessSource};
-use cosmo_shared::queue::{JobStatus, NewJob};
-use cosmo_shared::services::Services;
+use cosmo_shared::queue::{JobQueue, JobStatus, NewJob};
+use cosmo_shared::sessions::Sessions;
 use serde::Serialize;
 use tracing::info;
 
 use crate::error::{JobError, JobResult};
+use crate::ingest::Intake;
+
+/// What a reconciler run is told: its own settings, the embedder whose index is current
+/// (`models`' fingerprint) and how long finished jobs are kept (`queue.keep_done_days`,
+/// 0: for ever).
+#[derive(Debug, Clone, Copy)]
+pub struct Settings<'a> {
+    pub reconciler: &'a ReconcilerConfig,
+    pub embedder_fingerprint: &'a str,
+    pub keep_done_days: u32,
+}
 
 impl From<ReconcileReport> for RunReport {
     fn from(r: ReconcileReport) -> Self {
@@ -73,55 +85,75 @@ pub const FORGET_WORKERS_AFTER: std::time::Duration = std::time::Duration::from_
 /// for a long time; the next runs, minutes apart, take the rest.
 pub const FORGET_DONE_PER_RUN: usize = 10_000;
 
-pub async fn run(svc: &Services) -> JobResult<RunReport> {
-    let cfg = &svc.config.reconciler;
-    let before = svc.clock.now() - Duration::seconds(cfg.stuck_after_secs as i64);
+/// One reconciler run: the graph's Sources and extraction records, the queue and the
+/// clock come in `intake` (what storing a session's chunk needs too).
+pub async fn run(
+    intake: Intake<'_>,
+    sessions: &Sessions,
+    settings: Settings<'_>,
+) -> JobResult<RunReport> {
+    let (cfg, queue) = (settings.reconciler, intake.queue);
+    let before = intake.clock.now() - Duration::seconds(cfg.stuck_after_secs as i64);
     let mut report = ReconcileReport::default();
 
-    for source in svc.graph.stuck_sources(before, cfg.batch_size).await? {
+    for source in intake.sources.stuck_sources(before, cfg.batch_size).await? {
         report.sources_examined += 1;
         let key = &source.entity_key;
         if source.processing_status == ProcessingStatus::Raw {
-            ensure_live(svc, ProcessSource::job(key), &mut report).await?;
+            ensure_live(queue, ProcessSource::job(key), &mut report).await?;
             continue;
         }
         // Processed, but the owner's extraction never got (or lost) its job.
-        let owner = svc.graph.extraction(key, &source.user_id).await?;
+        let owner = intake.extractions.extraction(key, &source.user_id).await?;
         if owner.is_some_and(|r| r.status == ExtractionStatus::Extracted) {
             continue;
         }
-        if ensure_live(svc, ExtractEntities::job(key, &source.user_id), &mut report).await? {
-            svc.graph
-                .request_extraction(key, &source.user_id, svc.clock.now())
+        if ensure_live(
+            queue,
+            ExtractEntities::job(key, &source.user_id),
+            &mut report,
+        )
+        .await?
+        {
+            intake
+                .extractions
+                .request_extraction(key, &source.user_id, intake.clock.now())
                 .await?;
         }
     }
-    for record in svc.graph.stuck_extractions(before, cfg.batch_size).await? {
+    for record in intake
+        .extractions
+        .stuck_extractions(before, cfg.batch_size)
+        .await?
+    {
         report.extractions_examined += 1;
         ensure_live(
-            svc,
+            queue,
             ExtractEntities::job(&record.source_key, &record.user_id),
             &mut report,
         )
         .await?;
     }
     // Sources indexed by another embedder: their process-source job re-indexes them.
-    let fingerprint = svc.config.models.embedder_fingerprint();
-    for source in svc.graph.stale_index(&fingerprint, cfg.batch_size).await? {
+    for source in intake
+        .sources
+        .stale_index(settings.embedder_fingerprint, cfg.batch_size)
+        .await?
+    {
         report.stale_sources += 1;
-        if ensure_live(svc, ProcessSource::job(&source.entity_key), &mut report).await? {
+        if ensure_live(queue, ProcessSource::job(&source.entity_key), &mut report).await? {
             report.sources_reindexed += 1;
         }
     }
-    report.session_chunks_posted = crate::sessions::post_unposted(svc, before, cfg.batch_size)
-        .await
-        .map_err(|e| JobError::retry(format!("session chunks: {e:#}")))?;
-    report.workers_forgotten = svc.queue.forget_workers(FORGET_WORKERS_AFTER).await?;
-    let keep_done_days = svc.config.queue.keep_done_days;
+    report.session_chunks_posted =
+        crate::sessions::post_unposted(sessions, intake, before, cfg.batch_size)
+            .await
+            .map_err(|e| JobError::retry(format!("session chunks: {e:#}")))?;
+    report.workers_forgotten = queue.forget_workers(FORGET_WORKERS_AFTER).await?;
+    let keep_done_days = settings.keep_done_days;
     if keep_done_days > 0 {
         let kept_for = std::time::Duration::from_secs(u64::from(keep_done_days) * 86_400);
-        report.done_jobs_forgotten = svc
-            .queue
+        report.done_jobs_forgotten = queue
             .forget_done_jobs(kept_for, FORGET_DONE_PER_RUN)
             .await?;
     }
@@ -139,16 +171,20 @@ pub async fn run(svc: &Services) -> JobResult<RunReport> {
 /// Enqueues `job` unless a live job with its key exists; revives a job that finished
 /// (`Done`) although its work is still outstanding. A job that gave up is left alone.
 /// Returns whether a job was enqueued or revived.
-async fn ensure_live(svc: &Services, job: NewJob, report: &mut ReconcileReport) -> JobResult<bool> {
+async fn ensure_live(
+    queue: &dyn JobQueue,
+    job: NewJob,
+    report: &mut ReconcileReport,
+) -> JobResult<bool> {
     let key = job.idempotency_key.clone().unwrap_or_default();
-    match svc.queue.job_by_key(job.kind, &key).await? {
+    match queue.job_by_key(job.kind, &key).await? {
         None => {
-            svc.queue.enqueue(job).await?;
+            queue.enqueue(job).await?;
             report.jobs_enqueued += 1;
             Ok(true)
         }
         Some(existing) if existing.status == JobStatus::Done => {
-            svc.queue.retry_job(&existing.job_id).await?;
+            queue.retry_job(&existing.job_id).await?;
             report.jobs_revived += 1;
             Ok(true)
         }

@@ -6,10 +6,9 @@
 
 use serde_json::{Value, json};
 
-use crate::{StoreError, store_source};
+use crate::{Intake, StoreError, store_source};
 use cosmo_shared::domain::input::SourceInput;
-use cosmo_shared::services::Services;
-use cosmo_shared::sessions::{Chunk, Turn, external_id};
+use cosmo_shared::sessions::{Chunk, Sessions, Turn, external_id};
 
 /// What became of a chunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,13 +58,13 @@ pub fn source_body(graph_user_id: &str, session_id: &str, chunk: &Chunk, turns: 
     })
 }
 
-/// Stores `chunk`'s Source and marks the chunk posted.
+/// Stores `chunk`'s Source through `intake` and marks the chunk posted in `sessions`.
 pub async fn post_chunk(
-    svc: &Services,
+    sessions: &Sessions,
+    intake: Intake<'_>,
     chunk: &Chunk,
     request_id: Option<String>,
 ) -> anyhow::Result<Posted> {
-    let sessions = &svc.sessions;
     let (user, session) = (&chunk.graph_user_id, &chunk.session_id);
     let turns = sessions
         .turns(user, session, chunk.first_seq, chunk.last_seq)
@@ -89,14 +88,14 @@ pub async fn post_chunk(
     let owner = [input.user_id.clone()];
     let new = input
         .with_graph_user_ids(&owner, std::slice::from_ref(user))
-        .into_new_source(None, svc.clock.now());
+        .into_new_source(None, intake.clock.now());
     anyhow::ensure!(
         new.entity_key == chunk.source_key,
         "chunk {} would be stored as {}",
         chunk.source_key,
         new.entity_key
     );
-    let outcome = match store_source(svc, &new, request_id).await {
+    let outcome = match store_source(intake, &new, request_id).await {
         Ok(_) => Posted::Stored,
         Err(StoreError::NotEnqueued { stored, error }) => {
             tracing::warn!(entity_key = %stored.entity_key, %error,
@@ -108,7 +107,7 @@ pub async fn post_chunk(
         }
         Err(StoreError::Graph(e)) => return Err(e.into()),
     };
-    if !sessions.mark_posted(chunk, svc.clock.now()).await? {
+    if !sessions.mark_posted(chunk, intake.clock.now()).await? {
         return Ok(Posted::AlreadyPosted);
     }
     Ok(outcome)
@@ -118,33 +117,35 @@ pub async fn post_chunk(
 /// crash left), oldest first. Returns the chunks, as they now stand. A chunk that
 /// cannot be posted now is logged and left for later.
 pub async fn post_session(
-    svc: &Services,
+    sessions: &Sessions,
+    intake: Intake<'_>,
     graph_user_id: &str,
     session_id: &str,
     request_id: Option<String>,
 ) -> anyhow::Result<Vec<Chunk>> {
-    for chunk in svc.sessions.chunks(graph_user_id, session_id).await? {
+    for chunk in sessions.chunks(graph_user_id, session_id).await? {
         if chunk.posted_at.is_none()
-            && let Err(e) = post_chunk(svc, &chunk, request_id.clone()).await
+            && let Err(e) = post_chunk(sessions, intake, &chunk, request_id.clone()).await
         {
             tracing::warn!(source_key = %chunk.source_key, error = %format!("{e:#}"),
                 "a session chunk could not be posted; it will be posted later");
         }
     }
-    Ok(svc.sessions.chunks(graph_user_id, session_id).await?)
+    Ok(sessions.chunks(graph_user_id, session_id).await?)
 }
 
 /// Posts the chunks of any session claimed before `before` and still unposted, at most
 /// `limit`; returns how many were posted now. Run when an API process starts and by the
 /// reconciler.
 pub async fn post_unposted(
-    svc: &Services,
+    sessions: &Sessions,
+    intake: Intake<'_>,
     before: chrono::DateTime<chrono::Utc>,
     limit: usize,
 ) -> anyhow::Result<usize> {
     let mut posted = 0;
-    for chunk in svc.sessions.unposted(before, limit as i64).await? {
-        match post_chunk(svc, &chunk, None).await {
+    for chunk in sessions.unposted(before, limit as i64).await? {
+        match post_chunk(sessions, intake, &chunk, None).await {
             Ok(Posted::Stored | Posted::StoredNotQueued) => posted += 1,
             Ok(Posted::AlreadyPosted) => {}
             Err(e) => tracing::warn!(source_key = %chunk.source_key, error = %format!("{e:#}"),

@@ -13,14 +13,13 @@ use crate::directory::Directory;
 use crate::graph::GraphStore;
 use crate::graph::sqlite::SqliteGraph;
 use crate::job_runs::JobRunLedger;
-use crate::llm::Usage;
 use crate::llm::counted::Counted;
 use crate::llm::offline::OfflineModel;
 use crate::llm::openai::OpenAiProvider;
 use crate::llm::{CauseFinder, Embedder, EntityExtractor, NoteTaker, SourceProcessor, Summarizer};
-use crate::queue::{JobKind, JobQueue};
+use crate::queue::JobQueue;
 use crate::sessions::Sessions;
-use crate::usage::{Meter, UsageLedger};
+use crate::usage::{Metering, UsageLedger};
 
 /// One provider per capability, each counted in the metrics ([`crate::llm::counted`]).
 #[derive(Debug, Clone)]
@@ -198,36 +197,13 @@ impl Services {
         Ok(())
     }
 
-    /// Records one model call made for `user_id` by a job of `kind` in the usage ledger.
-    pub async fn record_usage(
-        &self,
-        kind: JobKind,
-        user_id: &str,
-        usage: &Usage,
-    ) -> anyhow::Result<()> {
-        self.record_activity_usage(kind.as_str(), user_id, usage)
-            .await
-    }
-
-    /// Records one model call made for `user_id` outside a job (e.g. `explore`,
-    /// `context`: embedding the query), under that activity's name.
-    pub async fn record_activity_usage(
-        &self,
-        activity: &str,
-        user_id: &str,
-        usage: &Usage,
-    ) -> anyhow::Result<()> {
-        let tenant_id = self
-            .directory
-            .user(user_id)
-            .await?
-            .map_or_else(|| "unknown".to_owned(), |u| u.tenant_id);
-        let meter = Meter {
-            tenant_id,
-            user_id: user_id.to_owned(),
-            job_kind: activity.to_owned(),
-        };
-        self.usage.record(&meter, usage, self.clock.now()).await
+    /// What recording a model call needs (the usage ledger, the directory, the clock).
+    pub fn metering(&self) -> Metering<'_> {
+        Metering {
+            ledger: &self.usage,
+            directory: &self.directory,
+            clock: self.clock.as_ref(),
+        }
     }
 
     /// Replaces the models (tests).

@@ -5,7 +5,9 @@ use chrono::{DateTime, Utc};
 use cosmo_core::query_file;
 use serde::Serialize;
 
+use crate::clock::Clock;
 use crate::db::{Db, execute_on, on_db};
+use crate::directory::Directory;
 use crate::llm::Usage;
 
 #[derive(Debug, Clone)]
@@ -19,6 +21,34 @@ pub struct Meter {
     pub tenant_id: String,
     pub user_id: String,
     pub job_kind: String,
+}
+
+/// What recording a model call needs: the ledger, the directory (the ledger files a call
+/// under the user's tenant) and the clock. A job or a request meters its calls through one.
+#[derive(Debug, Clone, Copy)]
+pub struct Metering<'a> {
+    pub ledger: &'a UsageLedger,
+    pub directory: &'a Directory,
+    pub clock: &'a dyn Clock,
+}
+
+impl Metering<'_> {
+    /// Records one model call made for `user_id` under `activity`: a job kind, or the
+    /// name of a request (`explore`, `context`: embedding the query). A user the
+    /// directory does not know is filed under the tenant `unknown`.
+    pub async fn record(&self, activity: &str, user_id: &str, usage: &Usage) -> anyhow::Result<()> {
+        let tenant_id = self
+            .directory
+            .user(user_id)
+            .await?
+            .map_or_else(|| "unknown".to_owned(), |u| u.tenant_id);
+        let meter = Meter {
+            tenant_id,
+            user_id: user_id.to_owned(),
+            job_kind: activity.to_owned(),
+        };
+        self.ledger.record(&meter, usage, self.clock.now()).await
+    }
 }
 
 /// Tokens summed over a group of calls.

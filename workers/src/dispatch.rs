@@ -50,14 +50,19 @@ impl Dispatcher {
     ) -> JobResult<Option<JobRun>> {
         let svc = &self.svc;
         match kind {
-            JobKind::ProcessSource => {
-                process_source::run(svc, &parse::<ProcessSource>(payload)?, request_id)
-                    .await
-                    .map(|()| None)
-            }
+            JobKind::ProcessSource => process_source::run(
+                svc.graph.as_ref(),
+                svc.into(),
+                &ModelCalls::of(svc, kind),
+                &svc.config.models,
+                &parse::<ProcessSource>(payload)?,
+                request_id,
+            )
+            .await
+            .map(|()| None),
             JobKind::ExtractEntities => extract_entities::run(
                 svc.graph.as_ref(),
-                &ModelCalls::new(svc, kind),
+                &ModelCalls::of(svc, kind),
                 svc.clock.as_ref(),
                 svc.config.maintenance.storyline_window_days,
                 &parse::<ExtractEntities>(payload)?,
@@ -93,7 +98,14 @@ impl Dispatcher {
         let started_at = svc.clock.now();
         let timer = std::time::Instant::now();
         let result = match kind {
-            JobKind::Reconcile => reconcile::run(svc).await,
+            JobKind::Reconcile => {
+                let settings = reconcile::Settings {
+                    reconciler: &svc.config.reconciler,
+                    embedder_fingerprint: &svc.config.models.embedder_fingerprint(),
+                    keep_done_days: svc.config.queue.keep_done_days,
+                };
+                reconcile::run(svc.into(), &svc.sessions, settings).await
+            }
             JobKind::Decay
             | JobKind::PromoteStorylines
             | JobKind::RefreshStorylines

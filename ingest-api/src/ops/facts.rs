@@ -235,7 +235,8 @@ async fn new_fact(app: &AppState, user_id: &str, input: FactInput) -> ApiResult<
             detail: None,
         })?;
     if let Err(e) = svc
-        .record_activity_usage("remember-fact", user_id, &embedded.usage)
+        .metering()
+        .record("remember-fact", user_id, &embedded.usage)
         .await
     {
         tracing::warn!(error = %e, "recording the fact embedding's usage failed");

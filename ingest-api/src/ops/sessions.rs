@@ -103,7 +103,14 @@ pub async fn append_turns(
         .sessions
         .append(&graph_user_id, &session_id, &input.turns, limits, now)
         .await?;
-    let sources = post_session(svc, &graph_user_id, &session_id, request_id).await?;
+    let sources = post_session(
+        &svc.sessions,
+        svc.into(),
+        &graph_user_id,
+        &session_id,
+        request_id,
+    )
+    .await?;
     Ok(TurnsAppended {
         session_id,
         user_id: input.user_id,
@@ -130,7 +137,14 @@ pub async fn end_session(
     svc.sessions
         .end(&graph_user_id, &session_id, svc.clock.now())
         .await?;
-    post_session(svc, &graph_user_id, &session_id, request_id).await?;
+    post_session(
+        &svc.sessions,
+        svc.into(),
+        &graph_user_id,
+        &session_id,
+        request_id,
+    )
+    .await?;
     view(app, &graph_user_id, &user_id, &session_id).await
 }
 

@@ -29,7 +29,7 @@ pub mod hierarchy;
 pub async fn run(svc: &Services, kind: JobKind, as_of: DateTime<Utc>) -> JobResult<RunReport> {
     let graph = svc.graph.as_ref();
     let settings = &svc.config.maintenance;
-    let models = ModelCalls::new(svc, kind);
+    let models = ModelCalls::of(svc, kind);
     match kind {
         JobKind::Decay => {
             decay::run(graph, &svc.config.lifecycle, settings.batch_size, as_of).await

@@ -4,21 +4,22 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::RetrievalResult;
+use crate::retrieval::Recall;
 use cosmo_shared::domain::{ExtractionStatus, LifecycleChange, LifecycleEvent, MemoryKind, Source};
-use cosmo_shared::services::Services;
 
 /// Applies the access update to returned memories (counts, salience boost, spacing
 /// effect, state), atomically per kind, and returns their new lifecycles by key.
 pub async fn record_access(
-    svc: &Services,
+    recall: impl Into<Recall<'_>>,
     kind: MemoryKind,
     keys: &[String],
 ) -> RetrievalResult<HashMap<String, cosmo_shared::domain::Lifecycle>> {
+    let r = &recall.into();
     if keys.is_empty() {
         return Ok(HashMap::new());
     }
-    let now = svc.clock.now();
-    let params = svc.config.lifecycle;
+    let now = r.clock.now();
+    let params = *r.lifecycle;
     let update = move |m: &cosmo_shared::domain::MemoryLifecycle| {
         let d = cosmo_shared::lifecycle::on_access(&m.lifecycle, now, &params);
         Some(LifecycleChange {
@@ -30,27 +31,31 @@ pub async fn record_access(
             lifecycle: d.lifecycle,
         })
     };
-    let changes = svc.graph.update_lifecycles(kind, keys, &update).await?;
+    let changes = r
+        .graph
+        .lifecycle
+        .update_lifecycles(kind, keys, &update)
+        .await?;
     Ok(changes.into_iter().map(|c| (c.key, c.lifecycle)).collect())
 }
 
 /// Starts `user_id`'s lazy extraction of the team Sources they were just shown.
 pub(crate) async fn extract_for_participant(
-    svc: &Services,
+    r: &Recall<'_>,
     user_id: &str,
     sources: &[&Source],
     request_id: Option<String>,
 ) {
     for s in sources.iter().filter(|s| s.user_id != user_id) {
         let done = matches!(
-            svc.graph.extraction(&s.entity_key, user_id).await,
+            r.intake.extractions.extraction(&s.entity_key, user_id).await,
             Ok(Some(r)) if r.status == ExtractionStatus::Extracted
         );
         if done {
             continue;
         }
         if let Err(e) =
-            crate::request_extraction(svc, &s.entity_key, user_id, request_id.clone()).await
+            crate::request_extraction(r.intake, &s.entity_key, user_id, request_id.clone()).await
         {
             tracing::warn!(entity_key = %s.entity_key, user_id, error = %e,
                 "could not start a participant's lazy extraction");

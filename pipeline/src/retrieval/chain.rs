@@ -21,14 +21,14 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::Query;
 use super::intent::Intent;
 use super::rank::{Candidate, Fused, Signal, SignalList};
+use crate::retrieval::Recall;
 use crate::retrieval::RetrievalResult;
 use cosmo_shared::domain::SourceLinkKind;
-use cosmo_shared::services::Services;
 
 /// The chain list of the first query asking why, from the best `chain_seeds` of
 /// `fused` (Sources); `None` when no query asks why, or nothing is linked.
 pub(crate) async fn list(
-    svc: &Services,
+    r: &Recall<'_>,
     queries: &[Query],
     fused: &[Fused],
 ) -> RetrievalResult<Option<SignalList>> {
@@ -42,14 +42,14 @@ pub(crate) async fn list(
     let seeds: BTreeMap<&str, f64> = fused
         .iter()
         .filter(|f| f.relevance > 0.0)
-        .take(svc.config.retrieval.chain_seeds)
+        .take(r.retrieval.chain_seeds)
         .map(|f| (f.key.as_str(), f.relevance))
         .collect();
     if seeds.is_empty() {
         return Ok(None);
     }
     let keys: Vec<String> = seeds.keys().map(|k| (*k).to_owned()).collect();
-    let links = svc.graph.source_links(&keys).await?;
+    let links = r.graph.links.source_links(&keys).await?;
     // Only what the question's own search found is lifted: a link reinforces a
     // candidate, it does not bring in one the question does not touch.
     let found: BTreeSet<&str> = fused

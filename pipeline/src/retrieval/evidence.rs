@@ -11,13 +11,13 @@ use std::collections::HashMap;
 
 use super::rank::{Signal, SignalHit};
 use super::{PassageView, Query, RetrievalResult, tense};
+use crate::retrieval::Recall;
 use cosmo_shared::domain::SourcePassage;
-use cosmo_shared::services::Services;
 
 /// The best passage of each of these Sources (keys with their explanation), by key;
 /// Sources without passages are left out. One store call.
 pub(crate) async fn passages_of(
-    svc: &Services,
+    r: &Recall<'_>,
     found: &[(&str, &[SignalHit])],
     queries: &[Query],
 ) -> RetrievalResult<HashMap<String, PassageView>> {
@@ -26,7 +26,7 @@ pub(crate) async fn passages_of(
     }
     let keys: Vec<String> = found.iter().map(|(k, _)| (*k).to_owned()).collect();
     let mut by_source: HashMap<String, Vec<SourcePassage>> = HashMap::new();
-    for p in svc.graph.passages(&keys).await? {
+    for p in r.graph.views.passages(&keys).await? {
         by_source.entry(p.source_key.clone()).or_default().push(p);
     }
     let terms: Vec<Vec<String>> = queries.iter().flat_map(word_groups).collect();

@@ -13,25 +13,26 @@ use super::{
     Loaded, RetrievalResult, Why, embed_queries, evidence, extract_for_participant, key_of, notes,
     rank_target, record_access,
 };
+use crate::retrieval::Recall;
 use cosmo_shared::domain::input::read::{ExploreInput, Granularity};
 use cosmo_shared::domain::{MemoryKind, SearchScope, Source, Target};
-use cosmo_shared::services::Services;
 
 /// `POST /api/explore`.
 pub async fn explore(
-    svc: &Services,
+    recall: impl Into<Recall<'_>>,
     input: &ExploreInput,
     request_id: Option<String>,
 ) -> RetrievalResult<Exploration> {
+    let r = &recall.into();
     let scope = SearchScope {
         user_id: input.user_id.clone(),
         include_archived: input.include_archived,
         since: input.since,
         until: input.until,
     };
-    let default = svc.config.retrieval.default_threshold;
+    let default = r.retrieval.default_threshold;
     let embedded = embed_queries(
-        svc,
+        r,
         &input.user_id,
         "explore",
         input
@@ -55,9 +56,9 @@ pub async fn explore(
     };
     match input.granularity {
         Granularity::Micro => {
-            let sources = rank_target(svc, &scope, Target::Source, &queries, input.limit).await?;
-            let nodes = rank_target(svc, &scope, Target::Node, &queries, input.limit).await?;
-            let facts = rank_target(svc, &scope, Target::Fact, &queries, input.limit).await?;
+            let sources = rank_target(r, &scope, Target::Source, &queries, input.limit).await?;
+            let nodes = rank_target(r, &scope, Target::Node, &queries, input.limit).await?;
+            let facts = rank_target(r, &scope, Target::Fact, &queries, input.limit).await?;
             let shown: Vec<&Source> = sources
                 .iter()
                 .filter_map(|(_, _, l)| match l {
@@ -65,7 +66,7 @@ pub async fn explore(
                     _ => None,
                 })
                 .collect();
-            extract_for_participant(svc, &input.user_id, &shown, request_id).await;
+            extract_for_participant(r, &input.user_id, &shown, request_id).await;
             let found: Vec<(&str, &[SignalHit])> = sources
                 .iter()
                 .map(|(_, why, l)| match l {
@@ -73,10 +74,10 @@ pub async fn explore(
                     _ => ("", &[][..]),
                 })
                 .collect();
-            let mut passages = evidence::passages_of(svc, &found, &queries).await?;
-            let source_access = access_of(svc, MemoryKind::Source, &sources).await?;
-            let node_access = access_of(svc, MemoryKind::Node, &nodes).await?;
-            let fact_access = access_of(svc, MemoryKind::Fact, &facts).await?;
+            let mut passages = evidence::passages_of(r, &found, &queries).await?;
+            let source_access = access_of(r, MemoryKind::Source, &sources).await?;
+            let node_access = access_of(r, MemoryKind::Node, &nodes).await?;
+            let fact_access = access_of(r, MemoryKind::Fact, &facts).await?;
             let mut views = Vec::new();
             for (score, why, item) in sources {
                 if let Loaded::Source(s) = item {
@@ -108,8 +109,9 @@ pub async fn explore(
             for (score, why, item) in nodes {
                 if let Loaded::Node(n) = item {
                     let l = node_access.get(&n.entity_key).unwrap_or(&n.lifecycle);
-                    let relationships = svc
+                    let relationships = r
                         .graph
+                        .views
                         .relationships_of(
                             &input.user_id,
                             std::slice::from_ref(&n.entity_key),
@@ -137,7 +139,7 @@ pub async fn explore(
                     });
                 }
             }
-            record_access(svc, MemoryKind::Relationship, &shown_relationships).await?;
+            record_access(r, MemoryKind::Relationship, &shown_relationships).await?;
             out.facts = Some(
                 facts
                     .into_iter()
@@ -158,11 +160,11 @@ pub async fn explore(
             );
             out.sources = Some(views);
             out.nodes = Some(node_views);
-            out.notes = Some(explored_notes(svc, &scope, input, &node_relevance).await?);
+            out.notes = Some(explored_notes(r, &scope, input, &node_relevance).await?);
         }
         Granularity::Meso => {
-            let ranked = rank_target(svc, &scope, Target::Storyline, &queries, input.limit).await?;
-            let access = access_of(svc, MemoryKind::Storyline, &ranked).await?;
+            let ranked = rank_target(r, &scope, Target::Storyline, &queries, input.limit).await?;
+            let access = access_of(r, MemoryKind::Storyline, &ranked).await?;
             let mut views = Vec::new();
             for (score, why, item) in ranked {
                 if let Loaded::Storyline(s) = item {
@@ -173,15 +175,15 @@ pub async fn explore(
                     views.push(Ranked {
                         score,
                         why,
-                        item: storyline_view(svc, *s, &l).await?,
+                        item: storyline_view(r, *s, &l).await?,
                     });
                 }
             }
             out.storylines = Some(views);
         }
         Granularity::Macro => {
-            let ranked = rank_target(svc, &scope, Target::Macro, &queries, input.limit).await?;
-            let access = access_of(svc, MemoryKind::Macro, &ranked).await?;
+            let ranked = rank_target(r, &scope, Target::Macro, &queries, input.limit).await?;
+            let access = access_of(r, MemoryKind::Macro, &ranked).await?;
             let mut views = Vec::new();
             for (score, why, item) in ranked {
                 if let Loaded::Macro(m) = item {
@@ -192,7 +194,7 @@ pub async fn explore(
                     views.push(Ranked {
                         score,
                         why,
-                        item: macro_view(svc, *m, &l).await?,
+                        item: macro_view(r, *m, &l).await?,
                     });
                 }
             }
@@ -206,7 +208,7 @@ pub async fn explore(
 
 /// The notes matching the queries, with each insight's Sources.
 async fn explored_notes(
-    svc: &Services,
+    r: &Recall<'_>,
     scope: &SearchScope,
     input: &ExploreInput,
     node_relevance: &HashMap<String, f64>,
@@ -216,7 +218,7 @@ async fn explored_notes(
     // it ranks best.
     let mut seen = std::collections::HashSet::new();
     let ranked: Vec<notes::RankedNote> =
-        notes::rank_notes_among(svc, scope, &texts, node_relevance, input.limit * 4)
+        notes::rank_notes_among(r, scope, &texts, node_relevance, input.limit * 4)
             .await?
             .into_iter()
             .filter(|r| seen.insert(r.note.text.trim().to_lowercase()))
@@ -229,7 +231,7 @@ async fn explored_notes(
     let metas = if derived.is_empty() {
         Vec::new()
     } else {
-        svc.graph.source_metas(&derived).await?
+        r.graph.views.source_metas(&derived).await?
     };
     Ok(ranked
         .into_iter()
@@ -255,10 +257,10 @@ async fn explored_notes(
 }
 
 async fn access_of(
-    svc: &Services,
+    r: &Recall<'_>,
     kind: MemoryKind,
     ranked: &[(f64, Why, Loaded)],
 ) -> RetrievalResult<HashMap<String, cosmo_shared::domain::Lifecycle>> {
     let keys: Vec<String> = ranked.iter().map(|(_, _, l)| key_of(l)).collect();
-    record_access(svc, kind, &keys).await
+    record_access(r, kind, &keys).await
 }

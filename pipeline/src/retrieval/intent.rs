@@ -26,7 +26,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use serde::Serialize;
 
-use cosmo_shared::services::Services;
+use crate::retrieval::Recall;
 
 /// What a query asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
@@ -99,7 +99,7 @@ pub struct Reading {
 }
 
 /// The intent of `text`, whose embedding (by the configured embedder) is `embedding`.
-pub async fn read(svc: &Services, text: &str, embedding: &[f32]) -> Reading {
+pub async fn read(r: &Recall<'_>, text: &str, embedding: &[f32]) -> Reading {
     if let Some(intent) = by_form(text) {
         return Reading {
             intent,
@@ -111,7 +111,7 @@ pub async fn read(svc: &Services, text: &str, embedding: &[f32]) -> Reading {
     let by_exemplars = if embedding.is_empty() {
         None
     } else {
-        exemplars(svc).await.and_then(|ex| ex.nearest(embedding))
+        exemplars(r).await.and_then(|ex| ex.nearest(embedding))
     };
     match by_exemplars {
         Some(intent) => Reading {
@@ -236,15 +236,15 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
 
 /// The exemplars for this process's embedder, embedded on first use; `None` when the
 /// embedder does not tell intents apart or could not embed them (asked again later).
-async fn exemplars(svc: &Services) -> Option<Arc<Exemplars>> {
+async fn exemplars(r: &Recall<'_>) -> Option<Arc<Exemplars>> {
     static CACHE: LazyLock<Mutex<HashMap<String, Option<Arc<Exemplars>>>>> =
         LazyLock::new(|| Mutex::new(HashMap::new()));
-    let id = svc.config.models.embedder_fingerprint();
+    let id = r.models.embedder_fingerprint();
     if let Some(known) = CACHE.lock().ok()?.get(&id) {
         return known.clone();
     }
     let texts: Vec<String> = EXEMPLARS.iter().map(|(_, t)| (*t).to_owned()).collect();
-    let embedded = match svc.models.embedder.embed(&texts).await {
+    let embedded = match r.embedder.embed(&texts).await {
         Ok(e) => e.value,
         Err(e) => {
             tracing::warn!(error = %e, "embedding the intent exemplars failed; intents read from the question's form only");

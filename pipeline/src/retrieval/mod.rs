@@ -19,7 +19,6 @@ use serde::Serialize;
 use cosmo_shared::domain::{Macro, SearchScope, SemanticNode, Source, Storyline, Target};
 use cosmo_shared::graph::GraphError;
 use cosmo_shared::llm::LlmError;
-use cosmo_shared::services::Services;
 use cosmo_shared::telemetry::metrics::{self, Degraded};
 
 mod access;
@@ -32,6 +31,7 @@ pub mod intent;
 pub(crate) mod notes;
 pub mod period;
 pub mod rank;
+mod recall;
 pub mod route;
 mod search;
 pub mod tense;
@@ -41,6 +41,7 @@ mod views;
 pub(crate) use access::extract_for_participant;
 pub use access::{by_kind, record_access};
 pub use explore::explore;
+pub use recall::{Reads, Recall};
 pub use views::*;
 
 use rank::{Fused, SignalHit};
@@ -118,20 +119,30 @@ impl Loaded {
     }
 }
 
-async fn load(svc: &Services, target: Target, key: &str) -> RetrievalResult<Option<Loaded>> {
-    let g = &svc.graph;
+async fn load(r: &Recall<'_>, target: Target, key: &str) -> RetrievalResult<Option<Loaded>> {
+    let g = &r.graph;
     Ok(match target {
-        Target::Source => g.source(key).await?.map(|s| Loaded::Source(Box::new(s))),
-        Target::Node => g.node(key).await?.map(|n| Loaded::Node(Box::new(n))),
+        Target::Source => g
+            .sources
+            .source(key)
+            .await?
+            .map(|s| Loaded::Source(Box::new(s))),
+        Target::Node => g
+            .semantic
+            .node(key)
+            .await?
+            .map(|n| Loaded::Node(Box::new(n))),
         Target::Storyline => g
+            .storylines
             .storyline(key)
             .await?
             .map(|s| Loaded::Storyline(Box::new(s))),
         Target::Macro => g
+            .storylines
             .macro_by_id(key)
             .await?
             .map(|m| Loaded::Macro(Box::new(m))),
-        Target::Fact => g.fact(key).await?.map(|f| Loaded::Fact(Box::new(f))),
+        Target::Fact => g.facts.fact(key).await?.map(|f| Loaded::Fact(Box::new(f))),
     })
 }
 
@@ -188,35 +199,27 @@ pub(crate) struct Embedded {
 /// alone. A refusal (embeddings of the wrong size, a request the provider rejects) fails
 /// it.
 pub(crate) async fn embed_queries(
-    svc: &Services,
+    r: &Recall<'_>,
     user_id: &str,
     activity: &'static str,
     queries: Vec<(String, f64)>,
 ) -> RetrievalResult<Embedded> {
-    let routing = svc.config.retrieval.intent_routing;
+    let routing = r.retrieval.intent_routing;
     // The events queries are anchored to are embedded in the same call.
     let anchors: Vec<Option<anchor::Anchor>> = queries
         .iter()
         .map(|(q, _)| {
-            (routing && period::find(q, svc.clock.now()).is_none())
+            (routing && period::find(q, r.clock.now()).is_none())
                 .then(|| anchor::find(q))
                 .flatten()
         })
         .collect();
     let mut texts: Vec<String> = queries.iter().map(|(q, _)| q.clone()).collect();
     texts.extend(anchors.iter().flatten().map(|a| a.event.clone()));
-    let limit = std::time::Duration::from_millis(svc.config.retrieval.embedding_timeout_ms);
-    let (vectors, unavailable) = match tokio::time::timeout(
-        limit,
-        svc.models.embedder.embed(&texts),
-    )
-    .await
-    {
+    let limit = std::time::Duration::from_millis(r.retrieval.embedding_timeout_ms);
+    let (vectors, unavailable) = match tokio::time::timeout(limit, r.embedder.embed(&texts)).await {
         Ok(Ok(embedded)) => {
-            if let Err(e) = svc
-                .record_activity_usage(activity, user_id, &embedded.usage)
-                .await
-            {
+            if let Err(e) = r.metering.record(activity, user_id, &embedded.usage).await {
                 let error = format!("{e:#}");
                 if let Some(repeated) =
                     cosmo_shared::telemetry::repeats::admit("query usage", &error)
@@ -255,7 +258,7 @@ pub(crate) async fn embed_queries(
     {
         let terms = terms::terms(&text);
         let route = if routing {
-            Some(route::QueryRoute::read(svc, &text, &embedding, &terms, anchor.clone()).await)
+            Some(route::QueryRoute::read(r, &text, &embedding, &terms, anchor.clone()).await)
         } else {
             None
         };
@@ -283,24 +286,24 @@ pub(crate) async fn embed_queries(
 /// Ranks one kind of memory for the queries: the three signals per query, fused,
 /// loaded, scoped and re-ranked; best first, at most `limit`.
 pub(crate) async fn rank_target(
-    svc: &Services,
+    r: &Recall<'_>,
     scope: &SearchScope,
     target: Target,
     queries: &[Query],
     limit: usize,
 ) -> RetrievalResult<Vec<(f64, Why, Loaded)>> {
-    let cfg = &svc.config.retrieval;
+    let cfg = r.retrieval;
     let n = cfg.candidates_per_signal.max(limit);
     let mut lists = Vec::new();
     let mut passes = 0;
     for (qi, q) in queries.iter().enumerate() {
-        lists.extend(signal_lists(svc, scope, target, q, qi, n, false).await?);
+        lists.extend(signal_lists(r, scope, target, q, qi, n, false).await?);
         passes += 1;
         // What happened in the period the query names is searched again, alone: found
         // by both passes, it outranks what only the whole search finds.
         // A period without memories of this kind adds nothing.
-        if let Some(within) = within(svc, scope, q).await? {
-            let found = signal_lists(svc, &within, target, q, qi, n, true).await?;
+        if let Some(within) = within(r, scope, q).await? {
+            let found = signal_lists(r, &within, target, q, qi, n, true).await?;
             if found.iter().any(|l| !l.hits.is_empty()) {
                 lists.extend(found);
                 passes += 1;
@@ -310,7 +313,7 @@ pub(crate) async fn rank_target(
     let mut fused = rank::fuse(&lists, passes, &rank::Weights::configured(cfg));
     if target == Target::Source
         && cfg.chain_weight > 0.0
-        && let Some(chain) = chain::list(svc, queries, &fused).await?
+        && let Some(chain) = chain::list(r, queries, &fused).await?
     {
         lists.push(chain);
         let unchained = std::mem::take(&mut fused);
@@ -331,7 +334,7 @@ pub(crate) async fn rank_target(
         if relevance <= 0.0 || rank::final_score(relevance, 1.0, cfg.importance_weight) < bar {
             break;
         }
-        let Some(item) = load(svc, target, &key).await? else {
+        let Some(item) = load(r, target, &key).await? else {
             continue; // erased since the search
         };
         if !item.visible_to(scope) {

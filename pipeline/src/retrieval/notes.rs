@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use super::terms::terms;
 use super::{Loaded, RetrievalResult, Why, key_of};
+use crate::retrieval::Recall;
 use cosmo_shared::domain::{NoteHit, SearchScope};
-use cosmo_shared::services::Services;
 
 /// A note ranked for the queries.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,7 +55,7 @@ pub(crate) fn node_relevance(ranked: &[(f64, Why, Loaded)]) -> HashMap<String, f
 /// text. Expired notes are never returned; notes of archived owners only when the scope
 /// includes archived memories.
 pub(crate) async fn rank_notes_among(
-    svc: &Services,
+    r: &Recall<'_>,
     scope: &SearchScope,
     texts: &[&str],
     nodes: &HashMap<String, f64>,
@@ -64,13 +64,13 @@ pub(crate) async fn rank_notes_among(
     if limit == 0 {
         return Ok(Vec::new());
     }
-    let n = svc.config.retrieval.candidates_per_signal.max(limit);
-    let now = svc.clock.now();
+    let n = r.retrieval.candidates_per_signal.max(limit);
+    let now = r.clock.now();
     let mut lists = Vec::new();
     for text in texts {
         let words = terms(text);
         if !words.is_empty() {
-            lists.push(svc.graph.search_notes(scope, &words, now, n).await?);
+            lists.push(r.graph.notes.search_notes(scope, &words, now, n).await?);
         }
     }
     Ok(rank(lists, nodes, limit))

@@ -28,8 +28,8 @@ use super::anchor::Anchor;
 use super::intent::{self, Intent, ReadFrom, Reading};
 use super::period::{self, Period};
 use super::tense;
+use crate::retrieval::Recall;
 use cosmo_shared::domain::SearchScope;
-use cosmo_shared::services::Services;
 
 /// What a query asks for and the period it names.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,14 +51,14 @@ impl QueryRoute {
     /// (`anchor::find`), read by the caller, which embeds its words with the query;
     /// ignored when `text` names a dated period.
     pub async fn read(
-        svc: &Services,
+        r: &Recall<'_>,
         text: &str,
         embedding: &[f32],
         terms: &[String],
         anchor: Option<Anchor>,
     ) -> Self {
-        let period = period::find(text, svc.clock.now());
-        let reading = intent::read(svc, text, embedding).await;
+        let period = period::find(text, r.clock.now());
+        let reading = intent::read(r, text, embedding).await;
         // When and why leave the verb's object in place (`tense.rs`).
         let object = match reading.intent {
             Intent::When | Intent::Why => tense::Object::InPlace,

@@ -4,13 +4,13 @@
 
 use super::rank::{self, Candidate, Fused, Signal, SignalList};
 use super::{Query, RetrievalResult, route, terms};
+use crate::retrieval::Recall;
 use cosmo_shared::domain::{SearchScope, Target};
-use cosmo_shared::services::Services;
 
 /// `scope` narrowed to the period the query names: by dates, or bounded by the event
 /// it is anchored to (found once a request, among the Sources in `scope`).
 pub(super) async fn within(
-    svc: &Services,
+    r: &Recall<'_>,
     scope: &SearchScope,
     q: &Query,
 ) -> RetrievalResult<Option<SearchScope>> {
@@ -26,16 +26,15 @@ pub(super) async fn within(
     let period = q
         .anchored
         .get_or_try_init(|| async {
-            let n = svc.config.retrieval.candidates_per_signal;
+            let n = r.retrieval.candidates_per_signal;
             // Where the question's own search finds its best Sources ...
-            let among = search_sources(svc, scope, q, &q.text_terms, n, ANCHOR_AMONG).await?;
+            let among = search_sources(r, scope, q, &q.text_terms, n, ANCHOR_AMONG).await?;
             // ... the one that best matches the event's words is the event.
             let event = Query {
                 embedding: embedding.clone(),
                 ..Query::bare(q.threshold)
             };
-            let by_event =
-                fused_sources(svc, scope, &event, &terms::terms(&anchor.event), n).await?;
+            let by_event = fused_sources(r, scope, &event, &terms::terms(&anchor.event), n).await?;
             let matches: Vec<&Fused> = by_event
                 .iter()
                 .filter(|f| f.relevance > 0.0 && among.contains(&f.key))
@@ -47,7 +46,7 @@ pub(super) async fn within(
             // match it about as well as the best, the earliest told it.
             let mut at: Option<chrono::DateTime<chrono::Utc>> = None;
             for f in matches.iter().filter(|f| f.relevance >= ANCHOR_NEAR * best) {
-                if let Some(source) = svc.graph.source(&f.key).await? {
+                if let Some(source) = r.graph.sources.source(&f.key).await? {
                     let t = source.started_at.unwrap_or(source.lifecycle.created_at);
                     at = Some(at.map_or(t, |a| a.min(t)));
                 }
@@ -71,14 +70,14 @@ const ANCHOR_NEAR: f64 = 0.5;
 
 /// The best `k` Sources by `q`'s embedding and `terms`, vector and full text fused.
 async fn search_sources(
-    svc: &Services,
+    r: &Recall<'_>,
     scope: &SearchScope,
     q: &Query,
     terms: &[String],
     n: usize,
     k: usize,
 ) -> RetrievalResult<Vec<String>> {
-    Ok(fused_sources(svc, scope, q, terms, n)
+    Ok(fused_sources(r, scope, q, terms, n)
         .await?
         .into_iter()
         .take(k)
@@ -88,29 +87,30 @@ async fn search_sources(
 
 /// Sources by `q`'s embedding and `terms`, vector and full text fused, best first.
 async fn fused_sources(
-    svc: &Services,
+    r: &Recall<'_>,
     scope: &SearchScope,
     q: &Query,
     terms: &[String],
     n: usize,
 ) -> RetrievalResult<Vec<Fused>> {
-    let (v, _) = vector_candidates(svc, scope, Target::Source, q, n).await?;
+    let (v, _) = vector_candidates(r, scope, Target::Source, q, n).await?;
     let t = if terms.is_empty() {
         Vec::new()
     } else {
-        svc.graph
+        r.graph
+            .search
             .text_search(scope, Target::Source, terms, n)
             .await?
             .into_iter()
             .map(|h| Candidate::new(h.key, h.score))
             .collect()
     };
-    Ok(fuse_two(svc, v, t))
+    Ok(fuse_two(r, v, t))
 }
 
 /// The three signal lists of one query in `scope`: vector, full text, graph.
 pub(super) async fn signal_lists(
-    svc: &Services,
+    r: &Recall<'_>,
     scope: &SearchScope,
     target: Target,
     q: &Query,
@@ -118,19 +118,21 @@ pub(super) async fn signal_lists(
     n: usize,
     in_period: bool,
 ) -> RetrievalResult<[SignalList; 3]> {
-    let g = &svc.graph;
-    let (vector, vector_floor) = vector_candidates(svc, scope, target, q, n).await?;
+    let g = &r.graph;
+    let (vector, vector_floor) = vector_candidates(r, scope, target, q, n).await?;
     let text = if q.text_terms.is_empty() {
         Vec::new()
     } else {
-        g.text_search(scope, target, &q.text_terms, n).await?
+        g.search
+            .text_search(scope, target, &q.text_terms, n)
+            .await?
     };
     // The period pass starts from the same nodes as the whole search.
-    let seeds = seed_nodes(svc, scope, q, target, &vector, &text).await?;
+    let seeds = seed_nodes(r, scope, q, target, &vector, &text).await?;
     let graph = if seeds.is_empty() {
         Vec::new()
     } else {
-        g.neighbours(scope, target, &seeds, n).await?
+        g.search.neighbours(scope, target, &seeds, n).await?
     };
     Ok([
         SignalList {
@@ -170,7 +172,7 @@ pub(super) async fn signal_lists(
 /// threshold) and their list's floor: the threshold when every memory over it is listed,
 /// `None` when the list was cut.
 async fn vector_candidates(
-    svc: &Services,
+    r: &Recall<'_>,
     scope: &SearchScope,
     target: Target,
     q: &Query,
@@ -180,8 +182,9 @@ async fn vector_candidates(
         // Not embedded (the embedding model was unavailable): nothing matches.
         return Ok((Vec::new(), Some(q.threshold)));
     }
-    let hits = svc
+    let hits = r
         .graph
+        .search
         .vector_search(scope, target, &q.embedding, limit)
         .await?;
     let found = hits.len();
@@ -201,14 +204,14 @@ async fn vector_candidates(
 /// themselves, the vector and text candidates just found; for every other kind, the
 /// best `seed_nodes` nodes, searched once a request.
 async fn seed_nodes(
-    svc: &Services,
+    r: &Recall<'_>,
     scope: &SearchScope,
     q: &Query,
     target: Target,
     vector: &[Candidate],
     text: &[cosmo_shared::domain::Hit],
 ) -> RetrievalResult<Vec<String>> {
-    let k = svc.config.retrieval.seed_nodes;
+    let k = r.retrieval.seed_nodes;
     if k == 0 {
         return Ok(Vec::new());
     }
@@ -217,23 +220,24 @@ async fn seed_nodes(
             .iter()
             .map(|h| Candidate::new(h.key.clone(), h.score))
             .collect();
-        return Ok(fuse_seeds(svc, vector.to_vec(), text, k));
+        return Ok(fuse_seeds(r, vector.to_vec(), text, k));
     }
     let seeds = q
         .seeds
         .get_or_try_init(|| async {
-            let (v, _) = vector_candidates(svc, scope, Target::Node, q, k).await?;
+            let (v, _) = vector_candidates(r, scope, Target::Node, q, k).await?;
             let t = if q.text_terms.is_empty() {
                 Vec::new()
             } else {
-                svc.graph
+                r.graph
+                    .search
                     .text_search(scope, Target::Node, &q.text_terms, k)
                     .await?
                     .into_iter()
                     .map(|h| Candidate::new(h.key, h.score))
                     .collect()
             };
-            RetrievalResult::Ok(fuse_seeds(svc, v, t, k))
+            RetrievalResult::Ok(fuse_seeds(r, v, t, k))
         })
         .await?;
     Ok(seeds.clone())
@@ -241,12 +245,12 @@ async fn seed_nodes(
 
 /// The best `k` nodes of a vector and a text list, fused.
 fn fuse_seeds(
-    svc: &Services,
+    r: &Recall<'_>,
     vector: Vec<Candidate>,
     text: Vec<Candidate>,
     k: usize,
 ) -> Vec<String> {
-    fuse_two(svc, vector, text)
+    fuse_two(r, vector, text)
         .into_iter()
         .take(k)
         .map(|f| f.key)
@@ -254,7 +258,7 @@ fn fuse_seeds(
 }
 
 /// A vector and a text list fused, best first.
-fn fuse_two(svc: &Services, vector: Vec<Candidate>, text: Vec<Candidate>) -> Vec<Fused> {
+fn fuse_two(r: &Recall<'_>, vector: Vec<Candidate>, text: Vec<Candidate>) -> Vec<Fused> {
     let as_list = |signal, hits: Vec<Candidate>| SignalList {
         signal,
         query: 0,
@@ -265,6 +269,6 @@ fn fuse_two(svc: &Services, vector: Vec<Candidate>, text: Vec<Candidate>) -> Vec
     rank::fuse(
         &[as_list(Signal::Vector, vector), as_list(Signal::Text, text)],
         1,
-        &rank::Weights::configured(&svc.config.retrieval),
+        &rank::Weights::configured(r.retrieval),
     )
 }

@@ -6,11 +6,11 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::{RetrievalResult, Why};
+use crate::retrieval::Recall;
 use cosmo_shared::domain::{
     Macro, MemoryKind, MemoryState, NodeKind, Relationship, SemanticNode, SourceMeta, SourceType,
     Storyline,
 };
-use cosmo_shared::services::Services;
 
 /// One ranked memory.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
@@ -236,12 +236,17 @@ pub fn node_view(
 
 /// A Storyline with its Sources' metadata, newest Source first.
 pub async fn storyline_view(
-    svc: &Services,
+    recall: impl Into<Recall<'_>>,
     s: Storyline,
     l: &cosmo_shared::domain::Lifecycle,
 ) -> RetrievalResult<StorylineView> {
-    let keys = svc.graph.storyline_sources(&s.storyline_id).await?;
-    let mut sources = svc.graph.source_metas(&keys).await?;
+    let r = &recall.into();
+    let keys = r
+        .graph
+        .storylines
+        .storyline_sources(&s.storyline_id)
+        .await?;
+    let mut sources = r.graph.views.source_metas(&keys).await?;
     sources.sort_by_key(|s| std::cmp::Reverse(s.event_time));
     sources.truncate(NESTED);
     Ok(StorylineView {
@@ -259,11 +264,12 @@ pub async fn storyline_view(
 
 /// A Macro with its Storylines' metadata, most recent first.
 pub async fn macro_view(
-    svc: &Services,
+    recall: impl Into<Recall<'_>>,
     m: Macro,
     l: &cosmo_shared::domain::Lifecycle,
 ) -> RetrievalResult<MacroView> {
-    let mut storylines = svc.graph.macro_storylines(&m.macro_id).await?;
+    let r = &recall.into();
+    let mut storylines = r.graph.hierarchy.macro_storylines(&m.macro_id).await?;
     storylines.sort_by_key(|s| std::cmp::Reverse(s.last_source_at));
     Ok(MacroView {
         macro_id: m.macro_id,

@@ -26,10 +26,10 @@ use super::rank::SignalHit;
 use super::{
     Loaded, RetrievalResult, embed_queries, evidence, extract_for_participant, rank_target,
 };
+use crate::retrieval::Recall;
 use cosmo_shared::domain::input::read::{ContextFormat, ContextInput};
 use cosmo_shared::domain::{FactFilter, MemoryKind, NoteHit, SearchScope, Target};
 use cosmo_shared::llm::estimate_tokens;
-use cosmo_shared::services::Services;
 
 /// How many relevant memories of each kind are considered.
 const PER_KIND: usize = 8;
@@ -72,19 +72,20 @@ struct Item {
 
 /// Builds the context for one message.
 pub async fn build(
-    svc: &Services,
+    recall: impl Into<Recall<'_>>,
     input: &ContextInput,
     request_id: Option<String>,
 ) -> RetrievalResult<Context> {
+    let r = &recall.into();
     let budget = input
         .budget_tokens
-        .unwrap_or(svc.config.retrieval.context_budget_tokens);
+        .unwrap_or(r.retrieval.context_budget_tokens);
     let user = input.user_id.as_str();
     let mut items = Vec::new();
 
     // The owner first: their name and what is known of them.
-    let full_name = svc.directory.user(user).await?.and_then(|u| u.full_name);
-    if let Some(owner) = svc.graph.owner(user).await? {
+    let full_name = r.directory.user(user).await?.and_then(|u| u.full_name);
+    if let Some(owner) = r.graph.semantic.owner(user).await? {
         let mut text = owner.name.clone();
         if !owner.description.is_empty() {
             text = format!("{text}: {}", owner.description);
@@ -104,8 +105,9 @@ pub async fn build(
         });
     }
     // Confirmed facts, always before anything merely relevant.
-    let confirmed = svc
+    let confirmed = r
         .graph
+        .facts
         .facts_for_user(
             user,
             FactFilter {
@@ -130,8 +132,8 @@ pub async fn build(
 
     // The session's working memory: its latest turns, as said.
     if let Some(session) = &input.session_id {
-        let keep = i64::from(svc.config.sessions.keep_turns);
-        let turns = svc
+        let keep = i64::from(r.keep_turns);
+        let turns = r
             .sessions
             .buffer(user, session, keep)
             .await
@@ -152,22 +154,19 @@ pub async fn build(
         ..SearchScope::user(user)
     };
     let embedded = embed_queries(
-        svc,
+        r,
         user,
         "context",
-        vec![(
-            input.message.clone(),
-            svc.config.retrieval.default_threshold,
-        )],
+        vec![(input.message.clone(), r.retrieval.default_threshold)],
     )
     .await?;
     let queries = embedded.queries;
     let mut shown_sources = Vec::new();
     // Nodes are ranked once: for their own items and for ranking the notes.
-    let nodes = rank_target(svc, &scope, Target::Node, &queries, PER_KIND).await?;
+    let nodes = rank_target(r, &scope, Target::Node, &queries, PER_KIND).await?;
     let notes = distinct_notes(
         rank_notes_among(
-            svc,
+            r,
             &scope,
             &[input.message.as_str()],
             &node_relevance(&nodes),
@@ -198,7 +197,7 @@ pub async fn build(
             }
             nodes.take().unwrap_or_default()
         } else {
-            rank_target(svc, &scope, target, &queries, PER_KIND).await?
+            rank_target(r, &scope, target, &queries, PER_KIND).await?
         };
         // A returned Source shows the passage that matched: the evidence, not only a
         // summary that may not mention what was asked.
@@ -209,7 +208,7 @@ pub async fn build(
                 _ => None,
             })
             .collect();
-        let mut evidence = evidence::passages_of(svc, &sources, &queries).await?;
+        let mut evidence = evidence::passages_of(r, &sources, &queries).await?;
         for (_, _, item) in found {
             let mut quoted = None;
             let (kind, key, text) = match item {
@@ -268,12 +267,7 @@ pub async fn build(
         }
     }
 
-    let (kept, truncated) = fit(
-        input.format,
-        &items,
-        budget,
-        &svc.config.retrieval.context_shares,
-    );
+    let (kept, truncated) = fit(input.format, &items, budget, &r.retrieval.context_shares);
     let kept: Vec<&Item> = kept.iter().collect();
     let context = render(input.format, &kept);
     let memories: Vec<UsedMemory> = kept.iter().filter_map(|i| i.memory.clone()).collect();
@@ -287,13 +281,13 @@ pub async fn build(
     ) {
         keys.sort_unstable();
         keys.dedup();
-        super::record_access(svc, kind, &keys).await?;
+        super::record_access(r, kind, &keys).await?;
     }
     let used_sources: Vec<&cosmo_shared::domain::Source> = shown_sources
         .iter()
         .filter(|s| memories.iter().any(|m| m.key == s.entity_key))
         .collect();
-    extract_for_participant(svc, user, &used_sources, request_id).await;
+    extract_for_participant(r, user, &used_sources, request_id).await;
 
     Ok(Context {
         format: input.format,
