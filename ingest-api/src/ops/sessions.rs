@@ -38,8 +38,7 @@ pub struct TurnsAppended {
 pub struct SessionView {
     pub session_id: String,
     pub user_id: String,
-    /// `open`, or `ended` (no more turns; the buffer went into a last Source).
-    pub status: String,
+    pub status: SessionStatus,
     /// How many turns were appended in all (the number of the last one).
     pub turns_appended: i64,
     /// The buffer: turns not yet in a Source, oldest first. The latest
@@ -50,6 +49,15 @@ pub struct SessionView {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub ended_at: Option<DateTime<Utc>>,
+}
+
+/// Where a session stands: `open` (it takes turns) or `ended` (no more turns; the buffer
+/// went into a last Source).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionStatus {
+    Open,
+    Ended,
 }
 
 /// Which session `GET /api/sessions/{session_id}` (and `read_session`) reads.
@@ -190,7 +198,11 @@ async fn view(
     Ok(SessionView {
         session_id: session_id.to_owned(),
         user_id: user_id.to_owned(),
-        status: if ended_at.is_some() { "ended" } else { "open" }.to_owned(),
+        status: if ended_at.is_some() {
+            SessionStatus::Ended
+        } else {
+            SessionStatus::Open
+        },
         turns_appended: last_seq,
         buffer,
         sources,

@@ -11,8 +11,14 @@ use crate::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
-    /// Always `ok`.
-    pub status: String,
+    pub status: HealthStatus,
+}
+
+/// Always `ok`: the process answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HealthStatus {
+    Ok,
 }
 
 /// Liveness
@@ -22,14 +28,13 @@ pub struct Health {
     responses((status = 200, description = "Up", body = Health)))]
 pub async fn healthz() -> Json<Health> {
     Json(Health {
-        status: "ok".into(),
+        status: HealthStatus::Ok,
     })
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Readiness {
-    /// `ready` or `not_ready`.
-    pub status: String,
+    pub status: ReadinessStatus,
     pub graph: Dependency,
     pub queue: Dependency,
 }
@@ -42,13 +47,28 @@ pub struct Dependency {
     pub check: Check,
 }
 
+/// `ready` when every store answered, else `not_ready`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadinessStatus {
+    Ready,
+    NotReady,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Check {
-    /// `ok` or `down`.
-    pub status: String,
+    pub status: CheckStatus,
     /// Why it is down.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+/// `ok` when the store answered, else `down`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckStatus {
+    Ok,
+    Down,
 }
 
 /// Readiness
@@ -67,17 +87,21 @@ pub async fn readyz(State(app): State<AppState>) -> (StatusCode, Json<Readiness>
         backend: backend.to_owned(),
         check: match r {
             Ok(()) => Check {
-                status: "ok".into(),
+                status: CheckStatus::Ok,
                 error: None,
             },
             Err(e) => Check {
-                status: "down".into(),
+                status: CheckStatus::Down,
                 error: Some(e),
             },
         },
     };
     let body = Readiness {
-        status: if ready { "ready" } else { "not_ready" }.into(),
+        status: if ready {
+            ReadinessStatus::Ready
+        } else {
+            ReadinessStatus::NotReady
+        },
         graph: dependency(app.svc.graph.backend(), graph),
         queue: dependency(app.svc.queue.backend(), queue),
     };
