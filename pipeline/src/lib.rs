@@ -27,9 +27,10 @@
 //! process: the jobs as parameters, Phase 0 as an [`Intake`] (Sources, extraction
 //! records, queue, clock), retrieval as a [`retrieval::Recall`]. `Intake` and `Recall`
 //! convert from the process's `Services` (`cosmo-shared`), the composition root, so a
-//! route handler passes `&services`. Two functions take `Services` itself: erasure,
-//! which reaches every store there is, and [`maintenance::run`], which hands each
-//! maintenance job its ports.
+//! route handler passes `&services`. What takes `Services` itself: erasure
+//! ([`erasure::erase_source`], [`erasure::erase_user`]), which reaches every store there
+//! is; [`maintenance::run`] and [`maintenance::dry_run`], which hand each maintenance job
+//! its ports; and [`metering::ModelCalls::of`], the process's models and ledger.
 
 pub mod erasure;
 pub mod error;

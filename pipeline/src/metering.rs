@@ -11,17 +11,17 @@ use crate::error::{JobError, JobResult};
 
 /// The ledger entry context for one job.
 #[derive(Debug, Clone, Copy)]
-pub struct Metered<'a> {
-    pub metering: Metering<'a>,
-    pub kind: JobKind,
-    pub user_id: &'a str,
+struct Metered<'a> {
+    metering: Metering<'a>,
+    kind: JobKind,
+    user_id: &'a str,
 }
 
 impl Metered<'_> {
     /// Records the call's usage and hands back its answer. While the ledger's database
     /// is out of reach it tries again (0.5 s, doubling to 5 s; the job's timeout bounds
     /// the wait): failing would run the job again, and make the model call again.
-    pub async fn record<T>(&self, completion: Completion<T>) -> JobResult<T> {
+    async fn record<T>(&self, completion: Completion<T>) -> JobResult<T> {
         let mut pause = std::time::Duration::from_millis(500);
         loop {
             match self

@@ -14,7 +14,7 @@ use cosmo_shared::domain::raw::RawContent;
 use cosmo_shared::domain::{
     ExtractionStatus, Passage, ProcessedContent, ProcessingStatus, Source, thread_key,
 };
-use cosmo_shared::graph::{ExtractionRecordStore, LinkStore, SourceStore};
+use cosmo_shared::graph::LinkStore;
 use cosmo_shared::queue::payloads::ProcessSource;
 use tracing::{info, warn};
 
@@ -22,21 +22,19 @@ use crate::error::{JobError, JobResult};
 use crate::ingest::Intake;
 use crate::metering::ModelCalls;
 
-/// Processes `job`'s Source with `models` (configured by `settings`), writes it through
-/// `graph`, and asks through `intake` for the extractions it is now ready for.
-pub async fn run<G>(
-    graph: &G,
+/// Processes `job`'s Source with `models` (a `process-source` job's, configured by
+/// `settings`), writes it and asks for the extractions it is now ready for through
+/// `intake`, and places it in its thread through `links`.
+pub async fn run(
     intake: Intake<'_>,
+    links: &dyn LinkStore,
     models: &ModelCalls<'_>,
     settings: &ModelsConfig,
     job: &ProcessSource,
     request_id: Option<String>,
-) -> JobResult
-where
-    G: SourceStore + ExtractionRecordStore + LinkStore + ?Sized,
-{
-    let (key, clock) = (&job.entity_key, intake.clock);
-    let Some(source) = graph.source(key).await? else {
+) -> JobResult {
+    let (key, clock, sources) = (&job.entity_key, intake.clock, intake.sources);
+    let Some(source) = sources.source(key).await? else {
         warn!(entity_key = %key, "source no longer exists; nothing to process");
         return Ok(());
     };
@@ -47,16 +45,16 @@ where
         source: &source,
     };
     if source.processing_status == ProcessingStatus::Raw {
-        graph.mark_processing_started(key, clock.now()).await?;
+        sources.mark_processing_started(key, clock.now()).await?;
         let processed = process(&calls, fingerprint).await?;
-        if !graph.save_processed(key, &processed, clock.now()).await? {
+        if !sources.save_processed(key, &processed, clock.now()).await? {
             warn!(entity_key = %key, "source deleted while processing");
             return Ok(());
         }
         info!(entity_key = %key, keywords = processed.keywords.len(), "source processed");
     } else if source.embedded_with.as_deref() != Some(fingerprint.as_str()) {
         let (embedding, passages) = calls.embed(&source.summary, &source.content).await?;
-        if !graph
+        if !sources
             .save_index(key, &embedding, &passages, &fingerprint, clock.now())
             .await?
         {
@@ -68,7 +66,7 @@ where
     }
     // Its place in its thread (idempotent: a retry or a re-run finds it placed).
     if let Some(thread) = thread_key(&source) {
-        graph.link_temporal(key, &thread, clock.now()).await?;
+        links.link_temporal(key, &thread, clock.now()).await?;
     }
     // Whether just processed, re-indexed or processed earlier: make sure the owner's
     // extraction and every participant's unfinished one are queued (a participant who
@@ -76,7 +74,7 @@ where
     crate::request_extraction(intake, key, &source.user_id, request_id.clone())
         .await
         .map_err(|e| JobError::retry(format!("enqueueing extraction: {e:#}")))?;
-    for record in graph.extractions(key).await? {
+    for record in intake.extractions.extractions(key).await? {
         if record.user_id != source.user_id && record.status != ExtractionStatus::Extracted {
             crate::enqueue_extraction(intake, key, &record.user_id, request_id.clone())
                 .await

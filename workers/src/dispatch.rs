@@ -51,8 +51,8 @@ impl Dispatcher {
         let svc = &self.svc;
         match kind {
             JobKind::ProcessSource => process_source::run(
-                svc.graph.as_ref(),
                 svc.into(),
+                svc.graph.as_ref(),
                 &ModelCalls::of(svc, kind),
                 &svc.config.models,
                 &parse::<ProcessSource>(payload)?,

@@ -19,7 +19,7 @@ pub async fn record_access(
         return Ok(HashMap::new());
     }
     let now = r.clock.now();
-    let params = *r.lifecycle;
+    let params = *r.lifecycle_params;
     let update = move |m: &cosmo_shared::domain::MemoryLifecycle| {
         let d = cosmo_shared::lifecycle::on_access(&m.lifecycle, now, &params);
         Some(LifecycleChange {
@@ -49,7 +49,7 @@ pub(crate) async fn extract_for_participant(
     for s in sources.iter().filter(|s| s.user_id != user_id) {
         let done = matches!(
             r.intake.extractions.extraction(&s.entity_key, user_id).await,
-            Ok(Some(r)) if r.status == ExtractionStatus::Extracted
+            Ok(Some(record)) if record.status == ExtractionStatus::Extracted
         );
         if done {
             continue;

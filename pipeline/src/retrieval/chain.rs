@@ -35,7 +35,7 @@ pub(crate) async fn list(
     let Some(qi) = queries.iter().position(|q| {
         q.route
             .as_ref()
-            .is_some_and(|r| r.reading.intent == Intent::Why)
+            .is_some_and(|route| route.reading.intent == Intent::Why)
     }) else {
         return Ok(None);
     };

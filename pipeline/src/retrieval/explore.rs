@@ -121,15 +121,16 @@ pub async fn explore(
                         .into_iter()
                         // Archived relationships are left out unless asked for, like
                         // every other archived memory.
-                        .filter(|r| {
+                        .filter(|rel| {
                             input.include_archived
-                                || r.lifecycle.state != cosmo_shared::domain::MemoryState::Archived
+                                || rel.lifecycle.state
+                                    != cosmo_shared::domain::MemoryState::Archived
                         })
                         .map(RelationshipView::from)
                         .collect::<Vec<_>>();
-                    for r in &relationships {
-                        if !shown_relationships.contains(&r.rel_key) {
-                            shown_relationships.push(r.rel_key.clone());
+                    for rel in &relationships {
+                        if !shown_relationships.contains(&rel.rel_key) {
+                            shown_relationships.push(rel.rel_key.clone());
                         }
                     }
                     node_views.push(Ranked {
@@ -221,12 +222,12 @@ async fn explored_notes(
         notes::rank_notes_among(r, scope, &texts, node_relevance, input.limit * 4)
             .await?
             .into_iter()
-            .filter(|r| seen.insert(r.note.text.trim().to_lowercase()))
+            .filter(|ranked| seen.insert(ranked.note.text.trim().to_lowercase()))
             .take(input.limit)
             .collect();
     let derived: Vec<String> = ranked
         .iter()
-        .flat_map(|r| r.note.derived_from.iter().cloned())
+        .flat_map(|ranked| ranked.note.derived_from.iter().cloned())
         .collect();
     let metas = if derived.is_empty() {
         Vec::new()
@@ -235,10 +236,10 @@ async fn explored_notes(
     };
     Ok(ranked
         .into_iter()
-        .map(|r| {
-            let n = r.note;
+        .map(|ranked| {
+            let n = ranked.note;
             NoteView {
-                score: r.score,
+                score: ranked.score,
                 derived_from: metas
                     .iter()
                     .filter(|m| n.derived_from.contains(&m.entity_key))

@@ -239,7 +239,7 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
 async fn exemplars(r: &Recall<'_>) -> Option<Arc<Exemplars>> {
     static CACHE: LazyLock<Mutex<HashMap<String, Option<Arc<Exemplars>>>>> =
         LazyLock::new(|| Mutex::new(HashMap::new()));
-    let id = r.models.embedder_fingerprint();
+    let id = r.models_config.embedder_fingerprint();
     if let Some(known) = CACHE.lock().ok()?.get(&id) {
         return known.clone();
     }

@@ -263,7 +263,11 @@ pub(crate) async fn embed_queries(
             None
         };
         let mut text_terms = terms.clone();
-        text_terms.extend(route.iter().flat_map(|r| r.past_forms.iter().cloned()));
+        text_terms.extend(
+            route
+                .iter()
+                .flat_map(|route| route.past_forms.iter().cloned()),
+        );
         out.push(Query {
             terms,
             text_terms,
@@ -349,7 +353,7 @@ pub(crate) async fn rank_target(
         };
         ranked.push((score, why, item));
         if limit > 0 && ranked.len() >= limit {
-            let mut scores: Vec<f64> = ranked.iter().map(|r| r.0).collect();
+            let mut scores: Vec<f64> = ranked.iter().map(|(score, _, _)| *score).collect();
             scores.sort_by(|a, b| b.total_cmp(a));
             bar = scores[limit - 1];
         }

@@ -1,6 +1,7 @@
-//! What the read side uses, named port by port: [`Recall`]. Every public function of
-//! [`crate::retrieval`] takes `impl Into<Recall>`, so a caller holding the process's
-//! [`Services`] passes `&services`.
+//! What the read side uses, named port by port: [`Recall`]. Every entry point of
+//! [`crate::retrieval`] (explore, context, the Storyline and Macro views, the access
+//! update) takes `impl Into<Recall>`, so a caller holding the process's [`Services`]
+//! passes `&services`.
 
 use cosmo_shared::clock::Clock;
 use cosmo_shared::config::{LifecycleParams, ModelsConfig, RetrievalConfig};
@@ -50,11 +51,12 @@ pub struct Recall<'a> {
     pub directory: &'a cosmo_shared::directory::Directory,
     pub retrieval: &'a RetrievalConfig,
     /// How an access changes a memory's lifecycle.
-    pub lifecycle: &'a LifecycleParams,
-    /// Whose embeddings the stored exemplars of the intent reader are.
-    pub models: &'a ModelsConfig,
+    pub lifecycle_params: &'a LifecycleParams,
+    /// The embedder's fingerprint: whose embeddings the intent reader's exemplars are.
+    pub models_config: &'a ModelsConfig,
     /// `sessions.keep_turns`: the most turns of a live session `context` adds.
     pub keep_turns: u32,
+    /// The process's clock (the one `intake` and `metering` hold too).
     pub clock: &'a dyn Clock,
 }
 
@@ -80,8 +82,8 @@ impl<'a> From<&'a Services> for Recall<'a> {
             sessions: &svc.sessions,
             directory: &svc.directory,
             retrieval: &svc.config.retrieval,
-            lifecycle: &svc.config.lifecycle,
-            models: &svc.config.models,
+            lifecycle_params: &svc.config.lifecycle,
+            models_config: &svc.config.models,
             keep_turns: svc.config.sessions.keep_turns,
             clock: svc.clock.as_ref(),
         }
