@@ -47,12 +47,14 @@ enum Command {
         #[arg(long, env = "COSMO_API_KEY", hide_env_values = true)]
         api_key: String,
     },
-    /// Run a periodic job now, in this process, and print what it did (back-fills:
-    /// `--as-of` in the past; tests: in the future).
+    /// Run a job now, in this process, and print what it did: a periodic job (back-fills:
+    /// `--as-of` in the past; tests: in the future), or one Source's processing or a
+    /// user's extraction of it.
     RunJob {
         /// decay, promote-storylines, refresh-storylines, promote-macros, refresh-macros,
         /// consolidate-descriptions, cleanup-notes, consolidate-episodic,
-        /// infer-causal-links, reconcile.
+        /// infer-causal-links, reconcile; process-source (with --source),
+        /// extract-entities (with --source and --user).
         kind: String,
         /// The job's "now" (RFC 3339); default: the clock.
         #[arg(long)]
@@ -62,6 +64,14 @@ enum Command {
         /// archive), writing nothing.
         #[arg(long)]
         dry_run: bool,
+        /// process-source and extract-entities: the Source's entity key.
+        #[arg(long)]
+        source: Option<String>,
+        /// extract-entities: whose extraction, as the graph knows the user (their user
+        /// id, or `<tenant>/<user id>` when another tenant had the id first; as
+        /// `cosmo jobs list` shows it).
+        #[arg(long)]
+        user: Option<String>,
     },
 }
 
@@ -126,7 +136,26 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             kind,
             as_of,
             dry_run,
-        } => run_job(svc, &kind, as_of.as_deref(), dry_run).await,
+            source,
+            user,
+        } => {
+            let kind: JobKind = kind.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+            match source {
+                Some(key) => {
+                    anyhow::ensure!(
+                        as_of.is_none() && !dry_run,
+                        "--as-of and --dry-run are for periodic jobs, not {kind}"
+                    );
+                    let done = cosmo_cli::run_source::run(svc, kind, &key, user.as_deref()).await?;
+                    println!("{}", serde_json::to_string_pretty(&done)?);
+                    Ok(())
+                }
+                None => {
+                    anyhow::ensure!(user.is_none(), "--user goes with --source");
+                    run_job(svc, kind, as_of.as_deref(), dry_run).await
+                }
+            }
+        }
     }
 }
 
@@ -192,14 +221,13 @@ async fn serve(svc: Services) -> anyhow::Result<()> {
 
 async fn run_job(
     svc: Services,
-    kind: &str,
+    kind: JobKind,
     as_of: Option<&str>,
     dry_run: bool,
 ) -> anyhow::Result<()> {
-    let kind: JobKind = kind.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     anyhow::ensure!(
         kind.is_maintenance() || kind == JobKind::Reconcile,
-        "{kind} is not a periodic job"
+        "{kind} runs for one Source: give it with --source (and --user for extract-entities)"
     );
     let as_of = match as_of {
         Some(t) => DateTime::parse_from_rfc3339(t)

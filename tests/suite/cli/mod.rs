@@ -1,9 +1,10 @@
 //! The `cosmo` operator commands as an operator runs them (the real binary):
-//! `cosmo jobs list|counts|retry` on a store, `cosmo import` into a running
-//! `cosmo serve`.
+//! `cosmo jobs list|counts|retry` on a store, `cosmo run-job` for one Source,
+//! `cosmo import` into a running `cosmo serve`.
 
 mod import;
 mod jobs;
+mod run_source;
 mod week;
 
 use std::path::Path;

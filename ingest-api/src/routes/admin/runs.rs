@@ -134,7 +134,10 @@ pub(super) fn periodic_kind(kind: &str) -> ApiResult<JobKind> {
     if !PeriodicKind::kinds().any(|k| k == kind) {
         return Err(ApiError::Validation(FieldError::new(
             "kind",
-            format!("{kind} is not a periodic job"),
+            format!(
+                "{kind} is not a periodic job: it runs for one Source \
+                 (`cosmo run-job {kind} --source <entity_key>`)"
+            ),
         )));
     }
     Ok(kind)
