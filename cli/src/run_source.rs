@@ -59,25 +59,21 @@ pub async fn run(
         .run(kind, &payload, None)
         .await
         .map_err(|e| anyhow!("{kind} of {key} failed: {}", e.message))?;
-    if kind == JobKind::ProcessSource {
-        let source = svc
-            .graph
-            .source(key)
-            .await?
-            .context("the Source was erased while it ran")?;
-        return Ok(json!({
-            "entity_key": source.entity_key,
-            "processing_status": source.processing_status,
-            "processing_error": source.processing_error,
-        }));
-    }
-    let user = user.unwrap_or_default();
-    let record = svc
-        .graph
-        .extraction(key, user)
-        .await?
-        .context("the Source was erased while it ran")?;
-    Ok(serde_json::to_value(record)?)
+    // A user was given exactly when the job was an extraction (the others are refused).
+    let erased = "the Source was erased while it ran";
+    Ok(match user {
+        None => {
+            let source = svc.graph.source(key).await?.context(erased)?;
+            json!({
+                "entity_key": source.entity_key,
+                "processing_status": source.processing_status,
+                "processing_error": source.processing_error,
+            })
+        }
+        Some(user) => {
+            serde_json::to_value(svc.graph.extraction(key, user).await?.context(erased)?)?
+        }
+    })
 }
 
 /// The Source's owner and participants, each once.
