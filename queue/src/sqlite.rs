@@ -204,7 +204,7 @@ impl JobQueue for SqliteQueue {
 
     async fn forget_workers(&self, silent_for: std::time::Duration) -> QueueResult<u64> {
         let silent = silent_for.as_secs() as i64;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = cosmo_graph_sqlite::begin_write(&self.pool).await?;
         sqlx::query(query_file!("sqlite/unlock_silent_workers_jobs.sql"))
             .bind(silent)
             .execute(&mut *tx)
@@ -236,7 +236,7 @@ impl JobQueue for SqliteQueue {
     }
 
     async fn purge_about(&self, source_keys: &[String], user_id: Option<&str>) -> QueueResult<u64> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = cosmo_graph_sqlite::begin_write(&self.pool).await?;
         let mut n = 0;
         for key in source_keys {
             n += sqlx::query(query_file!("sqlite/purge_source_jobs.sql"))
