@@ -25,6 +25,14 @@ pub struct Neo4jConfig {
     /// shared vector and full-text indexes for a top-k large enough to hold the user's
     /// best and keeps the result only when it provably does (else it searches exactly).
     pub exact_search_max: usize,
+    /// For a database that several installations (or test runs) share, each with users
+    /// of its own: the ending of every user id of this installation (e.g. `@staging`).
+    /// The work that scans the whole database rather than one user's memories — the
+    /// reconciler's stuck and stale Sources, stuck extractions, the nightly and weekly
+    /// jobs' candidates — then keeps this installation's users only, so it never runs
+    /// another installation's Sources. Empty (the default): the database is this
+    /// installation's alone.
+    pub key_space: String,
 }
 
 impl Default for Neo4jConfig {
@@ -39,6 +47,7 @@ impl Default for Neo4jConfig {
             connection_timeout_secs: 10,
             fetch_size: 500,
             exact_search_max: 20_000,
+            key_space: String::new(),
         }
     }
 }
@@ -55,6 +64,7 @@ impl std::fmt::Debug for Neo4jConfig {
             .field("connection_timeout_secs", &self.connection_timeout_secs)
             .field("fetch_size", &self.fetch_size)
             .field("exact_search_max", &self.exact_search_max)
+            .field("key_space", &self.key_space)
             .finish()
     }
 }

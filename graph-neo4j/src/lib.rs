@@ -145,7 +145,7 @@ impl Neo4jGraph {
             graph,
             dimensions: embedding_dimensions,
             over_fetch: Arc::new(OverFetch::new(config.exact_search_max, false)),
-            key_space: None,
+            key_space: (!config.key_space.is_empty()).then(|| Arc::from(config.key_space.as_str())),
         };
         store
             .ping()

@@ -138,6 +138,28 @@ fn counts_error(got: &BoltType) -> GraphError {
     ))
 }
 
+impl Neo4jGraph {
+    /// Full-text search of Sources ranked by Lucene alone: every match of the shared
+    /// index, filtered to the scope, best first. What a user with more Sources than
+    /// `graph.neo4j.exact_search_max` is ranked by, whether the over-fetched top-k
+    /// proved its answer or this answers instead; public so that a test can hold the
+    /// over-fetched answer to it.
+    pub async fn lucene_source_search(
+        &self,
+        scope: &SearchScope,
+        terms: &[String],
+        limit: usize,
+    ) -> GraphResult<Vec<Hit>> {
+        let Some(lucene) = lucene_query(Target::Source, terms) else {
+            return Ok(Vec::new());
+        };
+        let q = scoped(sx::TEXT_SOURCE_LUCENE.bind(), scope)
+            .p("query", lucene)
+            .p("limit", int(limit));
+        self.rows(q.query()?).await?.iter().map(hit).collect()
+    }
+}
+
 #[async_trait]
 impl SearchStore for Neo4jGraph {
     async fn vector_search(
@@ -236,10 +258,7 @@ impl SearchStore for Neo4jGraph {
             if self.over_fetch_user(&scope.user_id, limit) {
                 // Unproven: every Lucene match, filtered to the scope (one ranking for
                 // such a user, whichever path answers).
-                let q = scoped(sx::TEXT_SOURCE_LUCENE.bind(), scope)
-                    .p("query", lucene)
-                    .p("limit", int(limit));
-                return self.rows(q.query()?).await?.iter().map(hit).collect();
+                return self.lucene_source_search(scope, terms, limit).await;
             }
         }
         let q = scoped(text_statement(target).bind(), scope)

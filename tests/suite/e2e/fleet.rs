@@ -205,6 +205,9 @@ async fn the_fleet_runs_on_neo4j() {
         ("COSMO_GRAPH__NEO4J__USER", neo4j.user.as_str()),
         ("COSMO_GRAPH__NEO4J__PASSWORD", neo4j.password.as_str()),
         ("COSMO_GRAPH__NEO4J__DATABASE", neo4j.database.as_str()),
+        // The server is shared with other tests (and earlier runs): this fleet's
+        // reconciler and jobs keep to its own users.
+        ("COSMO_GRAPH__NEO4J__KEY_SPACE", suffix.as_str()),
     ];
     fleet(dir.path(), &graph, &format!("alex{suffix}")).await;
 }

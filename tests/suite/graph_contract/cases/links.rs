@@ -119,12 +119,23 @@ pub async fn causal_links_are_written_once_from_waiting_sources(store: &Store) {
         g.link_temporal(key, &thread, t0()).await.unwrap();
     }
 
-    // Each waits, with the Sources before it, nearest first, at most `window`.
+    // Each waits, with the Sources before it, nearest first, at most `window`. (Every
+    // page is read: a server shared with other tests has their Sources too.)
     let alice = u.alice.clone();
     let waiting = |window| {
         let alice = alice.clone();
         async move {
-            let mut found = g.causal_candidates(None, window, 100).await.unwrap();
+            let mut found = Vec::new();
+            let mut after: Option<String> = None;
+            loop {
+                let page = g
+                    .causal_candidates(after.as_deref(), window, 100)
+                    .await
+                    .unwrap();
+                let Some(last) = page.last() else { break };
+                after = Some(last.effect_key.clone());
+                found.extend(page);
+            }
             found.retain(|x| x.user_id == alice);
             found
                 .into_iter()
@@ -181,8 +192,14 @@ pub async fn causal_links_are_written_once_from_waiting_sources(store: &Store) {
     );
     assert_eq!(links(g, &[&bobs]).await, []);
 
-    // A Source that arrives just before it has it looked at again.
-    let late = at_day(g, &u.alice, "told late", 1).await;
+    // A Source that arrives just before it (half a day after b) has it looked at again.
+    let told_late = source(
+        &u.alice,
+        "told late",
+        t0() + days(1) + chrono::Duration::hours(12),
+    );
+    g.create_source(&told_late).await.unwrap();
+    let late = told_late.entity_key;
     g.link_temporal(&late, &thread, t0()).await.unwrap();
     let again = waiting(2).await;
     assert!(
