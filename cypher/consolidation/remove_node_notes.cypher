@@ -17,6 +17,7 @@ SET x.note_ids = [i IN keep | x.note_ids[i]],
     x.note_added_by = [i IN keep | x.note_added_by[i]],
     x.note_source_ids = [i IN keep | x.note_source_ids[i]],
     x.note_dates = [i IN keep | x.note_dates[i]],
+    x.note_said_at = [i IN keep | coalesce(x.note_said_at[i], x.note_dates[i])],
     x.note_lifetimes = [i IN keep | x.note_lifetimes[i]],
     x.note_expires_at = [i IN keep | x.note_expires_at[i]]
 RETURN sum(before - size(keep)) AS removed

@@ -36,6 +36,7 @@ ON CREATE SET
   n.note_added_by = [],
   n.note_source_ids = [],
   n.note_dates = [],
+  n.note_said_at = [],
   n.note_lifetimes = [],
   n.note_expires_at = [],
   n.just_created = true

@@ -31,6 +31,7 @@ ON CREATE SET
   r.note_added_by = [],
   r.note_source_ids = [],
   r.note_dates = [],
+  r.note_said_at = [],
   r.note_lifetimes = [],
   r.note_expires_at = [],
   r.just_created = true

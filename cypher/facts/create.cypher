@@ -14,6 +14,8 @@ SET f.user_id = $user_id,
     f.value_len = $value_len,
     f.is_active = true,
     f.valid_from = $at,
+    // When it was said: when it was told, until `facts/cite` links Sources.
+    f.said_at = $at,
     f.confirmed = false,
     f.embedding = $embedding,
     f.salience = $salience,

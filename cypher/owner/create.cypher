@@ -35,6 +35,7 @@ CREATE (p:Semantic:Person {
   note_added_by: [],
   note_source_ids: [],
   note_dates: [],
+  note_said_at: [],
   note_lifetimes: [],
   note_expires_at: []
 })

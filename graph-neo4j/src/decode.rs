@@ -141,6 +141,9 @@ pub fn notes(p: &Props) -> GraphResult<Vec<Note>> {
     let dates = p.times("note_dates")?;
     let lifetimes = p.strings("note_lifetimes")?;
     let expires = p.times("note_expires_at")?;
+    // Written since notes know when they were said; the migration fills it in for
+    // older notes, and until it has, a note was said when it was noted.
+    let said = p.times("note_said_at")?;
     let n = ids.len();
     if [
         texts.len(),
@@ -166,6 +169,7 @@ pub fn notes(p: &Props) -> GraphResult<Vec<Note>> {
             added_by: added_by[i].clone(),
             source_id: Some(sources[i].clone()).filter(|s| !s.is_empty()),
             date_added: dates[i],
+            said_at: said.get(i).copied().unwrap_or(dates[i]),
             lifetime: lifetimes[i]
                 .parse::<NoteLifetime>()
                 .map_err(|e| GraphError::Backend(e.into()))?,

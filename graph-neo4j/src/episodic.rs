@@ -43,6 +43,10 @@ pub(super) fn insight_note_query(c: &EpisodicConsolidation) -> GraphResult<neo4r
             c.lifetime.expires_at(c.at).unwrap_or_else(never),
         )
         .p("at", c.at)
+        .p(
+            "source_keys",
+            list(c.source_keys.iter().map(String::as_str)),
+        )
         .query()
 }
 

@@ -36,6 +36,9 @@ pub(crate) fn fact(row: &Row) -> GraphResult<Fact> {
         value: p.opt_string("value")?,
         is_active: p.bool("is_active")?,
         valid_from: p.time("valid_from")?,
+        said_at: p
+            .opt_time("said_at")?
+            .map_or_else(|| p.time("valid_from"), Ok)?,
         valid_to: p.opt_time("valid_to")?,
         confirmed: p.bool("confirmed")?,
         supersedes: sorted("supersedes")?.into_iter().next(),

@@ -4,8 +4,10 @@
 //! not notes: each statement returns the best `limit` owners in scope with all their
 //! notes, and the notes that hold the query's words are picked here — words compared on
 //! their Porter stems ([`super::porter`]), as the indexes' `english` analyzer compares
-//! them. A note scores its owner's Lucene score; one owner's notes are ordered by the
-//! share of the terms each holds.
+//! them. The owners' Lucene scores only choose the candidates: each note is scored on
+//! its own, by BM25 over the candidates ([`note_bm25`]), as SQLite's FTS5 scores each
+//! note, so the note that holds the words best comes first whichever node or link
+//! holds it, and the order does not move with other users' words.
 
 use std::collections::BTreeMap;
 
@@ -55,6 +57,44 @@ fn coverage(note: &[String], terms: &[Vec<String>]) -> f64 {
         .filter(|t| note.windows(t.len()).any(|w| w == t.as_slice()))
         .count();
     held as f64 / terms.len() as f64
+}
+
+/// Each note's BM25 score for the terms (stemmed phrases), with the candidates as the
+/// collection: how often each term occurs in the note, weighed by how few candidates
+/// hold it and the note's length against theirs (k1 = 1.2, b = 0.75, as FTS5).
+fn note_bm25(notes: &[Vec<String>], terms: &[Vec<String>]) -> Vec<f64> {
+    const K1: f64 = 1.2;
+    const B: f64 = 0.75;
+    let n = notes.len() as f64;
+    let avg = notes.iter().map(Vec::len).sum::<usize>() as f64 / n.max(1.0);
+    let count = |note: &[String], t: &[String]| {
+        if t.is_empty() || note.len() < t.len() {
+            0
+        } else {
+            note.windows(t.len()).filter(|w| *w == t).count()
+        }
+    };
+    let idf: Vec<f64> = terms
+        .iter()
+        .map(|t| {
+            let df = notes.iter().filter(|note| count(note, t) > 0).count() as f64;
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect();
+    notes
+        .iter()
+        .map(|note| {
+            let norm = K1 * (1.0 - B + B * note.len() as f64 / avg.max(1.0));
+            terms
+                .iter()
+                .zip(&idf)
+                .map(|(t, idf)| {
+                    let tf = count(note, t) as f64;
+                    idf * tf * (K1 + 1.0) / (tf + norm)
+                })
+                .sum()
+        })
+        .collect()
 }
 
 fn float_column(row: &Row, name: &str) -> GraphResult<f64> {
@@ -131,8 +171,8 @@ impl Pick<'_> {
         notes
             .into_iter()
             .filter(|n| n.expires_at.is_none_or(|t| t > self.at))
-            .filter(|n| self.scope.since.is_none_or(|s| n.date_added >= s))
-            .filter(|n| self.scope.until.is_none_or(|u| n.date_added < u))
+            .filter(|n| self.scope.since.is_none_or(|s| n.said_at >= s))
+            .filter(|n| self.scope.until.is_none_or(|u| n.said_at < u))
             .filter_map(|n| {
                 let c = coverage(&stems(&n.text), self.terms);
                 (c > 0.0).then_some((n, c))
@@ -176,6 +216,7 @@ fn owner_notes(row: &Row, kind: MemoryKind, pick: &Pick<'_>) -> GraphResult<Vec<
                     about: about.clone(),
                     source_id: note.source_id,
                     date_added: note.date_added,
+                    said_at: note.said_at,
                     added_by: note.added_by,
                     score,
                     derived_from,
@@ -253,6 +294,13 @@ impl NoteSearchStore for Neo4jGraph {
                 .or_insert((hit, share));
         }
         let mut hits: Vec<(NoteHit, f64)> = by_note.into_values().collect();
+        let scores = note_bm25(
+            &hits.iter().map(|(h, _)| stems(&h.text)).collect::<Vec<_>>(),
+            &stemmed,
+        );
+        for ((hit, _), score) in hits.iter_mut().zip(scores) {
+            hit.score = score;
+        }
         hits.sort_by(|(a, ca), (b, cb)| {
             b.score
                 .total_cmp(&a.score)
@@ -281,6 +329,7 @@ mod tests {
             added_by: added_by.into(),
             source_id: source.map(Into::into),
             date_added: DateTime::<Utc>::UNIX_EPOCH,
+            said_at: DateTime::<Utc>::UNIX_EPOCH,
             lifetime: NoteLifetime::Forever,
             expires_at: None,
         }
@@ -310,6 +359,24 @@ mod tests {
                 assert!(s.text.contains(clause), "cypher/{}: {clause}", s.file);
             }
         }
+    }
+
+    #[test]
+    fn a_note_holding_more_of_the_words_scores_higher_than_its_neighbours() {
+        let notes: Vec<Vec<String>> = [
+            "Lunch with Sarah Chen from Acme Corp.",
+            "Sarah Chen leads the hiring plan at Acme Corp.",
+            "Sarah Chen wants the hiring plan done by March.",
+        ]
+        .iter()
+        .map(|t| stems(t))
+        .collect();
+        let scores = note_bm25(&notes, &terms(&["sarah", "chen", "want", "march"]));
+        assert!(scores[2] > scores[0] && scores[2] > scores[1], "{scores:?}");
+        // A rarer word weighs more than a common one.
+        let scores = note_bm25(&notes, &terms(&["lunch", "sarah"]));
+        assert!(scores[0] > scores[1], "{scores:?}");
+        assert_eq!(note_bm25(&[], &terms(&["sarah"])), Vec::<f64>::new());
     }
 
     #[test]
@@ -355,7 +422,7 @@ mod tests {
             ..note("b", "Old plan", Some("s"), "alice")
         };
         let early = Note {
-            date_added: DateTime::<Utc>::UNIX_EPOCH - chrono::Duration::days(1),
+            said_at: DateTime::<Utc>::UNIX_EPOCH - chrono::Duration::days(1),
             ..note("c", "Early plan", Some("s"), "alice")
         };
         let other = note("d", "Nothing here", Some("s"), "alice");

@@ -110,6 +110,7 @@ pub fn note_row(
     let never = never();
     let mut ids_seen = Vec::new();
     let (mut texts, mut lifetimes, mut expires) = (Vec::new(), Vec::new(), Vec::new());
+    let mut said = Vec::new();
     for note in notes {
         let id = ids::note_id(target, &w.user_id, Some(&w.source_key), &note.text);
         if ids_seen.contains(&id) {
@@ -119,6 +120,7 @@ pub fn note_row(
         texts.push(note.text.as_str());
         lifetimes.push(note.lifetime.as_str());
         expires.push(note.lifetime.expires_at(w.at).unwrap_or(never));
+        said.push(note.said_at);
     }
     statement.row([
         ("target", target.into()),
@@ -126,5 +128,6 @@ pub fn note_row(
         ("note_texts", list(texts)),
         ("note_lifetimes", list(lifetimes)),
         ("note_expires_at", list(expires)),
+        ("note_said_at", list(said)),
     ])
 }

@@ -1,7 +1,10 @@
 //! `migrate()`: the constraints and indexes of `cypher/schema/`, in a fixed order, all
-//! `IF NOT EXISTS`, so it is safe at every start; then the one data step,
-//! `sources/mark_unindexed` (Sources processed before the index version was recorded
-//! get the version `''`, so the stale-index scan can seek them).
+//! `IF NOT EXISTS`, so it is safe at every start; then the data steps, each a no-op once
+//! done: `sources/mark_unindexed` (Sources processed before the index version was
+//! recorded get the version `''`, so the stale-index scan can seek them), the searched
+//! words of memories written before they were stored (`words.rs`), and when the notes
+//! and facts written before they knew it were said (`notes/fill_said_at_*`,
+//! `facts/fill_said_at`).
 
 use std::time::Duration;
 
@@ -10,7 +13,8 @@ use cosmo_core::graph::{GraphError, GraphResult, StoreAdmin};
 use neo4rs::Neo4jErrorKind;
 
 use super::Neo4jGraph;
-use super::cypher::{DIMENSIONS_PLACEHOLDER, Statement, schema};
+use super::bolt::{int, int_column};
+use super::cypher::{DIMENSIONS_PLACEHOLDER, Statement, facts, notes, schema};
 
 /// The vector dimensions Neo4j 5 accepts (`vector.dimensions`: 1 to 4096).
 const MAX_DIMENSIONS: usize = 4096;
@@ -35,6 +39,30 @@ pub fn text_for(statement: &Statement, dimensions: usize) -> anyhow::Result<Stri
 }
 
 const RACE_ATTEMPTS: u64 = 5;
+
+/// Memories a data step writes per transaction.
+const FILL_BATCH: usize = 2_000;
+
+impl Neo4jGraph {
+    /// Runs a data step (a statement taking `$limit` and returning `filled`) until a
+    /// batch fills fewer than it was allowed to.
+    async fn fill_in_batches(&self, statement: &'static Statement) -> GraphResult<()> {
+        loop {
+            let filled = self
+                .retrying(|| async {
+                    let q = statement.bind().p("limit", int(FILL_BATCH)).query()?;
+                    match self.rows(q).await?.first() {
+                        Some(row) => int_column(row, "filled"),
+                        None => Ok(0),
+                    }
+                })
+                .await?;
+            if filled < FILL_BATCH as i64 {
+                return Ok(());
+            }
+        }
+    }
+}
 
 /// A schema command that failed because a concurrent one created the same rule.
 fn lost_race(e: &neo4rs::Error) -> bool {
@@ -76,7 +104,15 @@ impl StoreAdmin for Neo4jGraph {
             }
         }
         self.mark_unindexed().await?;
-        self.fill_words().await
+        self.fill_words().await?;
+        for statement in [
+            &notes::FILL_SAID_AT_NODES,
+            &notes::FILL_SAID_AT_RELATIONSHIPS,
+            &facts::FILL_SAID_AT,
+        ] {
+            self.fill_in_batches(statement).await?;
+        }
+        Ok(())
     }
 
     async fn ping(&self) -> GraphResult<()> {

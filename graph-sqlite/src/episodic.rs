@@ -99,6 +99,7 @@ impl EpisodicStore for SqliteGraph {
             .bind(at)
             .bind(c.lifetime.as_str())
             .bind(c.lifetime.expires_at(c.at).map(micros))
+            .bind(serde_json::to_string(&c.source_keys).map_err(anyhow::Error::from)?)
             .execute(&mut *tx)
             .await?
             .rows_affected();

@@ -270,6 +270,7 @@ impl ExtractionStore for SqliteGraph {
                 .bind(micros(w.at))
                 .bind(note.lifetime.as_str())
                 .bind(note.lifetime.expires_at(w.at).map(micros))
+                .bind(micros(note.said_at))
                 .execute(&mut *tx)
                 .await?
                 .rows_affected()

@@ -55,6 +55,7 @@ pub(super) async fn with_links(
         value: r.try_get("value")?,
         is_active: r.try_get("is_active")?,
         valid_from: time(r, "valid_from")?,
+        said_at: opt_time(r, "said_at")?.map_or_else(|| time(r, "valid_from"), Ok)?,
         valid_to: opt_time(r, "valid_to")?,
         confirmed: r.try_get("confirmed")?,
         supersedes: r.try_get("supersedes")?,
@@ -132,6 +133,10 @@ async fn insert(tx: &mut Tx, f: &NewFact, supersedes: Option<&str>) -> GraphResu
         .bind(&f.fact_id)
         .bind(&f.user_id)
         .bind(keys(&f.source_keys)?)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(query_file!("facts/said_at.sql"))
+        .bind(&f.fact_id)
         .execute(&mut **tx)
         .await?;
     fact_in(tx, &f.fact_id)

@@ -14,7 +14,7 @@ use sqlx::sqlite::SqliteRow;
 use super::episodic::SYSTEM_AUTHOR;
 use super::{SqliteGraph, micros};
 
-/// `$1` user, `$2` archived owners too, `$3`/`$4` the `date_added` range, `$5` the FTS5
+/// `$1` user, `$2` archived owners too, `$3`/`$4` the `said_at` range, `$5` the FTS5
 /// query, `$6` now (expired notes are left out), `$7` the insight author, `$8` the limit.
 /// bm25 is lower-is-better: the score is its negation. The match is materialised first,
 /// as in `text_search`, so the planner never re-runs it per note.
@@ -73,6 +73,7 @@ fn hit(r: &SqliteRow) -> GraphResult<NoteHit> {
         about,
         source_id: r.try_get("source_id")?,
         date_added: super::time(r, "date_added")?,
+        said_at: super::time(r, "said_at")?,
         added_by: r.try_get("added_by")?,
         score: r.try_get("score")?,
         derived_from: super::json_list(r, "derived_from")?,

@@ -100,6 +100,8 @@ impl SqliteGraph {
                 added_by: r.try_get("added_by")?,
                 source_id: r.try_get("source_id")?,
                 date_added: super::time(r, "date_added")?,
+                said_at: super::opt_time(r, "said_at")?
+                    .map_or_else(|| super::time(r, "date_added"), Ok)?,
                 lifetime: parse::<NoteLifetime>(r, "lifetime")?,
                 expires_at: opt_time(r, "expires_at")?,
             };

@@ -68,12 +68,11 @@ where
         .await?;
 
     let owner = graph.owner(user_id).await?;
+    let raw = RawContent::parse(source.source_type, &source.raw_content).ok();
     let context = ExtractionContext {
         source_type: Some(source.source_type),
         owner_name: owner.as_ref().map(|o| o.name.clone()),
-        speakers: RawContent::parse(source.source_type, &source.raw_content)
-            .map(|raw| cleanup::speakers(&raw))
-            .unwrap_or_default(),
+        speakers: raw.as_ref().map(cleanup::speakers).unwrap_or_default(),
     };
     let providers = models.providers();
     let extracted = models
@@ -95,7 +94,18 @@ where
                 .await?,
         )
         .await?;
-    let plan = plan::build(&kept, &actions, owner.as_ref().map(|o| &o.identity));
+    // A note was said when its turn was, where the transcript dates turns.
+    let event_time = source.event_time();
+    let said_at = |note: &str| {
+        raw.as_ref()
+            .map_or(event_time, |raw| raw.said_at(note, event_time))
+    };
+    let plan = plan::build(
+        &kept,
+        &actions,
+        owner.as_ref().map(|o| &o.identity),
+        &said_at,
+    );
     if plan.skipped_actions > 0 {
         warn!(entity_key = %key, skipped = plan.skipped_actions, "agent tool calls named nothing extracted");
     }

@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, Utc};
+
 use cosmo_shared::domain::names;
 use cosmo_shared::domain::{
     NodeIdentity, NodeKind, NodeRef, NodeUpsert, NoteLifetime, NoteTarget, NoteWrite,
@@ -69,10 +71,12 @@ pub fn keep(entities: Vec<ExtractedEntity>) -> Vec<ExtractedEntity> {
 
 /// Builds nodes, relationships and notes. `owner` is the owner Person's identity when
 /// the user has a profile: `@owner` then names it (or the extracted node that is it).
+/// `said_at` dates a note by its text: when the turn it came from was said.
 pub fn build(
     kept: &[ExtractedEntity],
     actions: &[AgentAction],
     owner: Option<&NodeIdentity>,
+    said_at: &dyn Fn(&str) -> DateTime<Utc>,
 ) -> Plan {
     let mut plan = Plan::default();
     let mut by_name: BTreeMap<String, Vec<(NodeKind, usize)>> = BTreeMap::new();
@@ -112,7 +116,7 @@ pub fn build(
                 lifetime,
             } => match (resolve(name, Some(*kind)), clean_note(note)) {
                 (Some(node), Some(text)) => {
-                    push_note(&mut plan, NoteTarget::Node(node), text, *lifetime)
+                    push_note(&mut plan, NoteTarget::Node(node), text, *lifetime, said_at)
                 }
                 _ => plan.skipped_actions += 1,
             },
@@ -160,9 +164,13 @@ pub fn build(
                     key.and_then(|k| rel_index.get(&k).copied()),
                     clean_note(note),
                 ) {
-                    (Some(i), Some(text)) => {
-                        push_note(&mut plan, NoteTarget::Relationship(i), text, *lifetime)
-                    }
+                    (Some(i), Some(text)) => push_note(
+                        &mut plan,
+                        NoteTarget::Relationship(i),
+                        text,
+                        *lifetime,
+                        said_at,
+                    ),
                     _ => plan.skipped_actions += 1,
                 }
             }
@@ -171,7 +179,13 @@ pub fn build(
     plan
 }
 
-fn push_note(plan: &mut Plan, target: NoteTarget, text: String, lifetime: NoteLifetime) {
+fn push_note(
+    plan: &mut Plan,
+    target: NoteTarget,
+    text: String,
+    lifetime: NoteLifetime,
+    said_at: &dyn Fn(&str) -> DateTime<Utc>,
+) {
     if !plan
         .notes
         .iter()
@@ -179,6 +193,7 @@ fn push_note(plan: &mut Plan, target: NoteTarget, text: String, lifetime: NoteLi
     {
         plan.notes.push(NoteWrite {
             target,
+            said_at: said_at(&text),
             text,
             lifetime,
         });

@@ -59,6 +59,24 @@ impl KeySpace {
     }
 }
 
+/// A plain Bolt connection to the server, for what a test does beside the store.
+pub async fn connect(config: &Neo4jConfig) -> Graph {
+    try_connect(config).expect("connect to the Neo4j server at NEO4J_URI")
+}
+
+fn try_connect(config: &Neo4jConfig) -> Result<Graph, String> {
+    let settings = ConfigBuilder::default()
+        .uri(config.uri.as_str())
+        .user(config.user.as_str())
+        .password(config.password.as_str())
+        .db(config.database.as_str())
+        .max_connections(1)
+        .max_lifetime(Duration::from_secs(30))
+        .build()
+        .map_err(|e| e.to_string())?;
+    Graph::connect(settings).map_err(|e| e.to_string())
+}
+
 impl Drop for KeySpace {
     fn drop(&mut self) {
         let (config, suffix) = (self.config.clone(), self.suffix.clone());
@@ -69,16 +87,7 @@ impl Drop for KeySpace {
                 .build()
                 .map_err(|e| e.to_string())?;
             rt.block_on(async {
-                let settings = ConfigBuilder::default()
-                    .uri(config.uri.as_str())
-                    .user(config.user.as_str())
-                    .password(config.password.as_str())
-                    .db(config.database.as_str())
-                    .max_connections(1)
-                    .max_lifetime(Duration::from_secs(30))
-                    .build()
-                    .map_err(|e| e.to_string())?;
-                let graph = Graph::connect(settings).map_err(|e| e.to_string())?;
+                let graph = try_connect(&config)?;
                 graph
                     .run(neo4rs::query(DELETE_KEY_SPACE).param("suffix", suffix.as_str()))
                     .await

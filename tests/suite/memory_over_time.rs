@@ -305,6 +305,7 @@ async fn fading(svc: Services, user: String) {
         target: NoteTarget::Node(NodeRef::Extracted(1)),
         text: text.into(),
         lifetime,
+        said_at: day(0),
     };
     w.svc
         .graph

@@ -81,6 +81,9 @@ pub struct NoteWrite {
     pub target: NoteTarget,
     pub text: String,
     pub lifetime: NoteLifetime,
+    /// When it was said: the turn's time where the transcript gives one, else the
+    /// Source's event time ([`crate::domain::Note::said_at`]).
+    pub said_at: DateTime<Utc>,
 }
 
 /// Everything one extraction of one Source for one user writes. Stores apply it in a

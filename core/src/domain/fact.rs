@@ -21,6 +21,9 @@ pub struct Fact {
     /// False once superseded or retracted (soft delete).
     pub is_active: bool,
     pub valid_from: DateTime<Utc>,
+    /// When it was said: the latest event time of the Sources it cites (`started_at`,
+    /// else when the Source arrived), else when it was told (`valid_from`).
+    pub said_at: DateTime<Utc>,
     /// When it stopped being true (set by a correction).
     pub valid_to: Option<DateTime<Utc>>,
     pub confirmed: bool,

@@ -313,6 +313,7 @@ fn scalar_string(v: &Value) -> Option<String> {
 }
 
 pub mod schema;
+mod times;
 
 #[cfg(test)]
 mod tests;

@@ -95,6 +95,8 @@ pub struct NoteHit {
     /// The Source the note was taken from; `None` for a consolidation insight.
     pub source_id: Option<String>,
     pub date_added: DateTime<Utc>,
+    /// When it was said ([`crate::domain::Note::said_at`]).
+    pub said_at: DateTime<Utc>,
     /// The extracting user, or `cosmo` for a consolidation insight.
     pub added_by: String,
     /// Full-text relevance, higher is better; comparable only within one result list

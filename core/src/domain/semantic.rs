@@ -151,7 +151,13 @@ pub struct Note {
     pub text: String,
     pub added_by: String,
     pub source_id: Option<String>,
+    /// When it was noted (written into the graph).
     pub date_added: DateTime<Utc>,
+    /// When it was said: the time of the turn it came from where the transcript gives
+    /// one, else its Source's event time (`started_at`, else when the Source arrived);
+    /// for a consolidation insight, the latest event time of the Sources it came from. A
+    /// back-filled chat of 2023 noted today was said in 2023.
+    pub said_at: DateTime<Utc>,
     pub lifetime: NoteLifetime,
     pub expires_at: Option<DateTime<Utc>>,
 }

@@ -98,12 +98,12 @@ pub const RELATIONSHIPS: Statement = statement!(
 pub const NODE_NOTES: Statement = statement!(
     "extraction/node_notes.cypher",
     [rows, user_id, source_key, at],
-    rows: [target, note_ids, note_texts, note_lifetimes, note_expires_at]
+    rows: [target, note_ids, note_texts, note_lifetimes, note_expires_at, note_said_at]
 );
 pub const RELATIONSHIP_NOTES: Statement = statement!(
     "extraction/relationship_notes.cypher",
     [rows, user_id, source_key, at],
-    rows: [target, note_ids, note_texts, note_lifetimes, note_expires_at]
+    rows: [target, note_ids, note_texts, note_lifetimes, note_expires_at, note_said_at]
 );
 pub const JOIN_STORYLINES: Statement = statement!(
     "extraction/join_storylines.cypher",

@@ -37,6 +37,9 @@ pub const CREATE: Statement = statement!(
         pinned,
     ]
 );
+/// Run by `migrate()` in batches: when the facts written before facts knew when they
+/// were said were said.
+pub const FILL_SAID_AT: Statement = statement!("facts/fill_said_at.cypher", [limit]);
 pub const ABOUT: Statement = statement!("facts/about.cypher", [fact_id, entity_keys]);
 pub const CITE: Statement = statement!("facts/cite.cypher", [fact_id, source_keys]);
 pub const SUPERSEDE: Statement = statement!("facts/supersede.cypher", [fact_id, supersedes]);
@@ -73,4 +76,5 @@ pub const ALL: &[&Statement] = &[
     &ABOUT_NAMES,
     &FOR_USER,
     &WEAK,
+    &FILL_SAID_AT,
 ];

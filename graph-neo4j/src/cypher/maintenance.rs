@@ -102,7 +102,14 @@ pub const SOURCE_CLUSTERS: Statement = statement!(
 pub const INSIGHT_NOTE: Statement = statement!(
     "episodic/insight_note.cypher",
     [
-        entity_key, note_id, text, added_by, lifetime, expires_at, at
+        entity_key,
+        note_id,
+        text,
+        added_by,
+        lifetime,
+        expires_at,
+        at,
+        source_keys
     ]
 );
 pub const DERIVE: Statement = statement!(

@@ -72,6 +72,7 @@ pub fn all() -> Vec<&'static Statement> {
         maintenance::ALL,
         search::ALL,
         notes::ALL,
+        notes::FILLS,
         facts::ALL,
         erasure::ALL,
         words::ALL,

@@ -33,4 +33,13 @@ pub const SEARCH_RELATIONSHIPS: Statement = statement!(
     ]
 );
 
+/// Run by `migrate()` in batches: when the notes written before notes knew when they
+/// were said were said.
+pub const FILL_SAID_AT_NODES: Statement = statement!("notes/fill_said_at_nodes.cypher", [limit]);
+pub const FILL_SAID_AT_RELATIONSHIPS: Statement =
+    statement!("notes/fill_said_at_relationships.cypher", [limit]);
+
+/// The searches.
 pub const ALL: &[&Statement] = &[&SEARCH_NODES, &SEARCH_RELATIONSHIPS];
+/// The data steps.
+pub const FILLS: &[&Statement] = &[&FILL_SAID_AT_NODES, &FILL_SAID_AT_RELATIONSHIPS];

@@ -44,6 +44,7 @@ fn relationships_and_notes_read_back() {
             target: NoteTarget::Relationship(0),
             text: text.into(),
             lifetime,
+            said_at: w.event_time,
         })
         .collect();
     let notes: Vec<&NoteWrite> = w.notes.iter().collect();
@@ -58,6 +59,7 @@ fn relationships_and_notes_read_back() {
         "note_texts",
         "note_lifetimes",
         "note_expires_at",
+        "note_said_at",
     ] {
         props.put(field.into(), note_row.value[field].clone());
     }
@@ -105,6 +107,7 @@ fn relationships_and_notes_read_back() {
             ("alice", Some("source-1"))
         );
         assert_eq!(note.date_added, w.at);
+        assert_eq!(note.said_at, w.event_time);
         let expected = match note.lifetime {
             NoteLifetime::Forever => None,
             _ => Some(w.at + Duration::days(30)),

@@ -1,5 +1,5 @@
 //! Round trips and consistency checks of the read side's statements: a stored fact
-//! decodes to what the SQLite store returns, note-list rewrites keep the seven lists
+//! decodes to what the SQLite store returns, note-list rewrites keep the eight lists
 //! parallel, and every search statement filters on the whole scope.
 
 use cosmo_core::domain::*;
@@ -48,6 +48,7 @@ fn a_stored_fact_reads_back_as_written() {
         value: f.value.clone(),
         is_active: true,
         valid_from: f.at,
+        said_at: f.at,
         valid_to: None,
         confirmed: false,
         supersedes: Some("fact-0".into()),

@@ -1,6 +1,7 @@
 WITH m AS MATERIALIZED (
     SELECT rowid AS doc_id, -bm25(notes_fts) AS score FROM notes_fts WHERE notes_fts MATCH $5)
 SELECT n.owner_kind, n.owner_key, n.note_id, n.text, n.added_by, n.source_id, n.date_added,
+       coalesce(n.said_at, n.date_added) AS said_at,
        m.score AS score,
        o.name AS node_name, r.from_key, a.name AS from_name, r.relationship_type,
        r.to_key, b.name AS to_name,
@@ -19,7 +20,7 @@ LEFT JOIN nodes b ON b.entity_key = r.to_key
 WHERE n.user_id = $1
   AND coalesce(o.user_id, r.user_id) = $1
   AND (coalesce(o.state, r.state) <> 'archived' OR $2)
-  AND n.date_added >= $3 AND n.date_added < $4
+  AND coalesce(n.said_at, n.date_added) >= $3 AND coalesce(n.said_at, n.date_added) < $4
   AND (n.expires_at IS NULL OR n.expires_at > $6)
 ORDER BY score DESC, n.owner_key, n.note_id
 LIMIT $8

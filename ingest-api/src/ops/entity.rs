@@ -100,7 +100,7 @@ pub async fn entity_info(app: &AppState, tenant: &Tenant, key: &str) -> ApiResul
         .filter(|note| note.expires_at.is_none_or(|e| e > now))
         .cloned()
         .collect();
-    notes.sort_by_key(|n| std::cmp::Reverse(n.date_added));
+    notes.sort_by_key(|n| std::cmp::Reverse((n.said_at, n.date_added)));
     let sources = svc.graph.node_sources(&key, LIST).await?;
     let storylines = svc
         .graph

@@ -80,7 +80,9 @@ fn tool_calls_resolve_to_nodes_relationships_and_the_owner() {
             confidence: 0.9,
         },
     ];
-    let plan = build(&kept, &actions, Some(&owner));
+    let plan = build(&kept, &actions, Some(&owner), &|_| {
+        chrono::DateTime::UNIX_EPOCH
+    });
     assert_eq!(plan.nodes.len(), 2);
     assert_eq!(plan.nodes[0].confidence, 0.8);
     assert_eq!(plan.skipped_actions, 1);
@@ -112,10 +114,18 @@ fn without_a_profile_owner_calls_are_skipped_and_self_links_dropped() {
         strength: 0.5,
         confidence: 0.5,
     };
-    assert_eq!(build(&kept, &[link(OWNER)], None).skipped_actions, 1);
+    assert_eq!(
+        build(&kept, &[link(OWNER)], None, &|_| {
+            chrono::DateTime::UNIX_EPOCH
+        })
+        .skipped_actions,
+        1
+    );
     // The owner extracted from the text is the owner node: no self-relationship.
     let owner = NodeIdentity::person("alex johnson");
-    let plan = build(&kept, &[link(OWNER)], Some(&owner));
+    let plan = build(&kept, &[link(OWNER)], Some(&owner), &|_| {
+        chrono::DateTime::UNIX_EPOCH
+    });
     assert!(plan.relationships.is_empty());
 }
 

@@ -251,6 +251,7 @@ async fn explored_notes(
                 owner_key: n.owner_key,
                 owner: n.owner,
                 date_added: n.date_added,
+                said_at: n.said_at,
                 source_id: n.source_id,
             }
         })

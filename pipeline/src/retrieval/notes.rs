@@ -150,6 +150,7 @@ mod tests {
             about: about.iter().map(|k| (*k).to_owned()).collect(),
             source_id: Some("s".into()),
             date_added: DateTime::<Utc>::UNIX_EPOCH,
+            said_at: DateTime::<Utc>::UNIX_EPOCH,
             added_by: "alice".into(),
             score,
             derived_from: Vec::new(),

@@ -91,7 +91,11 @@ pub struct NoteView {
     pub owner_key: String,
     /// The node's name, or `From —type→ To`.
     pub owner: String,
+    /// When it was noted.
     pub date_added: DateTime<Utc>,
+    /// When it was said: the time of its turn where the transcript gives one, else its
+    /// Source's event time; an insight's, the latest of its Sources'.
+    pub said_at: DateTime<Utc>,
     /// The Source the note was taken from; absent for a consolidation insight.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_id: Option<String>,

@@ -62,6 +62,7 @@ macro_rules! graph_contract {
                 notes_are_found_by_their_words_on_nodes_and_relationships,
                 note_search_is_scoped_to_the_user_live_owners_and_live_notes,
                 insight_notes_carry_the_sources_they_were_derived_from,
+                notes_insights_and_facts_keep_when_they_were_said,
                 erasure_takes_notes_out_of_note_search,
                 note_search_ranks_best_first_within_the_limit,
                 team_sources_are_found_by_participants_only,

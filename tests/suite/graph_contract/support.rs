@@ -28,6 +28,13 @@ pub struct Store {
     /// 0 on SQLite, whose `exp` and `pow` are the C maths library Rust calls; on Neo4j
     /// they are Java's, which may round the last bit differently.
     decay_tolerance: f64,
+    /// The store's own handle, for putting its data back as an older Cosmo left it.
+    raw: Raw,
+}
+
+enum Raw {
+    Sqlite(sqlx::SqlitePool),
+    Neo4j(cosmo_shared::config::Neo4jConfig),
 }
 
 /// The users a case works with, in the store's key space.
@@ -45,6 +52,36 @@ impl Store {
 
     pub fn decay_tolerance(&self) -> f64 {
         self.decay_tolerance
+    }
+
+    /// The notes and facts as a Cosmo before "when said" was kept left them: SQLite's
+    /// `said_at` columns and their migration gone (so `migrate()` runs it again), or
+    /// Neo4j's `note_said_at` lists and facts' `said_at` removed (this key space's).
+    pub async fn forget_when_said(&self) {
+        match &self.raw {
+            Raw::Sqlite(pool) => {
+                for sql in [
+                    "ALTER TABLE notes DROP COLUMN said_at",
+                    "ALTER TABLE facts DROP COLUMN said_at",
+                    "DELETE FROM cosmo_graph_migrations WHERE version = 12",
+                ] {
+                    sqlx::query(sql).execute(pool).await.expect(sql);
+                }
+            }
+            Raw::Neo4j(config) => {
+                let graph = cosmo_tests::neo4j::connect(config).await;
+                for cypher in [
+                    "MATCH (x:Semantic) WHERE x.user_id ENDS WITH $suffix REMOVE x.note_said_at",
+                    "MATCH ()-[x:RELATES]->() WHERE x.user_id ENDS WITH $suffix REMOVE x.note_said_at",
+                    "MATCH (x:Fact) WHERE x.user_id ENDS WITH $suffix REMOVE x.said_at",
+                ] {
+                    graph
+                        .run(neo4rs::query(cypher).param("suffix", self.suffix.as_str()))
+                        .await
+                        .expect(cypher);
+                }
+            }
+        }
     }
 
     pub fn users(&self) -> Users {
@@ -65,6 +102,7 @@ pub async fn sqlite() -> Option<Store> {
         .expect("open sqlite graph");
     graph.migrate().await.expect("migrate");
     Some(Store {
+        raw: Raw::Sqlite(graph.pool().clone()),
         graph: Arc::new(graph),
         suffix: String::new(),
         _dir: Some(dir),
@@ -104,6 +142,7 @@ async fn neo4j_store(what: &str, over_fetched: bool) -> Option<Store> {
     let suffix = cosmo_tests::neo4j::new_suffix();
     Some(Store {
         graph: Arc::new(graph.in_key_space(suffix.clone())),
+        raw: Raw::Neo4j(config.clone()),
         _key_space: Some(KeySpace::new(config, suffix.clone())),
         suffix,
         _dir: None,
@@ -175,12 +214,21 @@ pub fn organization(name: &str) -> NodeUpsert {
     }
 }
 
+/// A note said at [`SAID_AT`] (before anything is noted: a back-filled chat).
 pub fn note(target: NoteTarget, text: &str, lifetime: NoteLifetime) -> NoteWrite {
     NoteWrite {
         target,
         text: text.to_owned(),
         lifetime,
+        said_at: said_at(),
     }
+}
+
+/// When [`note`]'s notes were said: 8 May 2023, 18:00 UTC.
+pub fn said_at() -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::parse_from_rfc3339("2023-05-08T18:00:00Z")
+        .unwrap()
+        .to_utc()
 }
 
 pub fn link(from: usize, to: usize, relationship_type: &str) -> RelationshipUpsert {

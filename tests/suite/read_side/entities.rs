@@ -28,6 +28,7 @@ async fn an_entity_shows_live_notes_relationships_and_sources() {
         target: NoteTarget::Node(NodeRef::Extracted(0)),
         text: text.into(),
         lifetime,
+        said_at: day(3),
     };
     let extraction = ExtractionWrite {
         source_key: third.clone(),

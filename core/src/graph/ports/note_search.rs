@@ -19,9 +19,9 @@ pub trait NoteSearchStore: Send + Sync {
     ///   depend on when cleanup last ran.
     /// * A consolidation insight carries the keys of the Sources it was derived from.
     ///
-    /// Scores are each backend's own full-text relevance: SQLite's FTS5 bm25 of the
-    /// note; Neo4j's Lucene score of the owner (its notes indexed together), the notes
-    /// of one owner ordered by the share of the terms each holds.
+    /// Scores are each backend's own full-text relevance of the note: SQLite's FTS5
+    /// bm25; on Neo4j, BM25 over the notes its full-text index found for the terms
+    /// (the index scores owners, whose notes it indexes together).
     async fn search_notes(
         &self,
         scope: &SearchScope,

@@ -21,6 +21,9 @@ fn note(text: &str, owner: &str, source: Option<&str>, derived: usize) -> NoteHi
         date_added: chrono::DateTime::parse_from_rfc3339("2026-11-02T10:00:00Z")
             .unwrap()
             .into(),
+        said_at: chrono::DateTime::parse_from_rfc3339("2026-11-02T10:00:00Z")
+            .unwrap()
+            .into(),
         added_by: "alex".into(),
         score: 1.0,
         derived_from: (0..derived).map(|i| format!("s{i}")).collect(),
@@ -98,6 +101,7 @@ fn a_fact_line_has_its_date_and_origin() {
         category: None,
         key: None,
         value: None,
+        said_at: at,
         is_active: true,
         valid_from: at,
         valid_to: None,

@@ -95,6 +95,11 @@ pub async fn notes_are_found_by_their_words_on_nodes_and_relationships(store: &S
     assert_eq!(h.about, [nodes[0].clone()]);
     assert_eq!(h.source_id.as_deref(), Some(source.as_str()));
     assert_eq!(h.date_added, t0() + days(1));
+    assert_eq!(
+        h.said_at,
+        said_at(),
+        "when it was said, not when it was noted"
+    );
     assert_eq!(h.added_by, u.alice);
     assert!(h.derived_from.is_empty() && !h.is_insight());
     assert!(h.score > 0.0, "{h:?}");
@@ -180,15 +185,32 @@ pub async fn note_search_is_scoped_to_the_user_live_owners_and_live_notes(store:
     let just_before = t0() + days(1) + chrono::Duration::days(7) - chrono::Duration::seconds(1);
     assert_eq!(search(g, &alice, &terms, just_before).await.len(), 3);
 
-    // The time range applies to when the note was added.
-    let range = |since: i64, until: i64| SearchScope {
-        since: Some(t0() + days(since)),
-        until: Some(t0() + days(until)),
+    // The time range applies to when the note was said (8 May 2023, 18:00), not to
+    // when it was noted (day 1): a question about May 2023 finds what was said then.
+    let range = |since: DateTime<Utc>, until: DateTime<Utc>| SearchScope {
+        since: Some(since),
+        until: Some(until),
         ..SearchScope::user(&u.alice)
     };
-    assert_eq!(search(g, &range(1, 2), &terms, now).await.len(), 3);
-    assert!(search(g, &range(2, 3), &terms, now).await.is_empty());
-    assert!(search(g, &range(0, 1), &terms, now).await.is_empty());
+    let said = said_at();
+    let hour = chrono::Duration::hours(1);
+    assert_eq!(
+        search(g, &range(said - hour, said + hour), &terms, now)
+            .await
+            .len(),
+        3
+    );
+    assert!(
+        search(g, &range(said + hour, said + days(1)), &terms, now)
+            .await
+            .is_empty()
+    );
+    assert!(
+        search(g, &range(t0() + days(1), t0() + days(2)), &terms, now)
+            .await
+            .is_empty(),
+        "not when it was noted"
+    );
 
     // Archived owners only when asked for.
     archive(g, MemoryKind::Relationship, &rel, &u.alice).await;
