@@ -23,6 +23,39 @@ fn the_same_size_gives_the_same_corpus() {
     assert_eq!(questions(&one), questions(&two));
 }
 
+/// FNV-1a over every session's date and transcript, and every question's text, answer
+/// and evidence sessions.
+fn fingerprint(corpus: &super::Corpus) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |text: &str| {
+        for b in text.bytes().chain([0xff]) {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for c in &corpus.conversations {
+        for s in &c.sessions {
+            feed(&s.started_at.to_rfc3339());
+            feed(&s.jsonl());
+        }
+        for q in &c.questions {
+            feed(&q.text);
+            feed(&q.answer);
+            feed(&format!("{:?}", q.evidence));
+        }
+    }
+    hash
+}
+
+/// The corpus the published retrieval figures were measured on: what this module adds
+/// (evidence turns, relative times when asked for) must not draw from its generator.
+#[test]
+fn the_quick_corpus_is_the_one_measured() {
+    assert_eq!(
+        format!("{:016x}", fingerprint(&generate(Size::Quick))),
+        "016848dd5c1d4dd5"
+    );
+}
+
 #[test]
 fn sessions_and_questions_have_the_promised_shape() {
     for (size, conversations, sessions, questions) in [
