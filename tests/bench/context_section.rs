@@ -45,7 +45,7 @@ pub fn section(
 ```
 
 The retrieval benchmark's corpus ({conversations} conversations, {sessions} sessions,
-{questions} questions) with relative times planted: about two in five events are told with
+{questions} questions) with relative times planted: about half the events whose line names no time already are told with
 when they happened relative to the session (\"yesterday\", \"two days ago\", \"last
 Friday\", \"on Tuesday\", \"last week\", \"this morning\", \"last month\" …), and
 {relative} temporal questions expect the date that refers to (\"7 May 2023\" for

@@ -251,6 +251,7 @@ fn session(
         turns.push((owner, format!("{lead} {say}").trim().to_owned()));
         let planted = relative
             .as_deref_mut()
+            .filter(|_| !relative::tells_a_time(&say))
             .and_then(|r| relative::draw(r, started_at));
         events.push(format!(
             "{} ({} step {}): {}",
