@@ -8,27 +8,20 @@
 //! them into BENCHMARKS.md's section). With `--latency-sources N` it times context
 //! against explore on the explore benchmark's store instead (`context_latency.rs`).
 
-use std::path::PathBuf;
 use std::time::Instant;
 
-use cosmo_tests::conversations::Size;
 use cosmo_tests::conversations::context::{self, Settings};
 use cosmo_tests::conversations::figures::{Figures, Measured};
 
 use crate::harness::Line;
-use crate::retrieval::{Embeddings, local_model};
+use crate::retrieval::{CorpusArgs, config_name, model_dir, system_fields};
 
+/// `--dump FILE`: one JSON line per question and pass, with its evidence turns and, at
+/// each budget, Cosmo's context and the baseline's with which turns each holds.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// `quick`: 3 conversations × 20 sessions; `full`: 12 × 20–30 (about 2,000 questions).
-    #[arg(long, value_enum, default_value_t = Size::Quick)]
-    pub size: Size,
-    /// Cosmo's embedding model.
-    #[arg(long, value_enum, default_value_t = Embeddings::Offline)]
-    pub embeddings: Embeddings,
-    /// A TOML file merged over the test configuration.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
     /// Token budgets of the contexts.
     #[arg(long, value_delimiter = ',', default_value = "800,2000")]
     pub budgets: Vec<u64>,
@@ -36,14 +29,6 @@ pub struct Args {
     /// fresh). Each pass starts from the store of the one before, unasked.
     #[arg(long, value_delimiter = ',', default_value = "0,30,365")]
     pub nights: Vec<u32>,
-    /// Keep the ingested store under DIR and reuse it (as `retrieval --keep`). Delete
-    /// DIR after changing how Sources are processed or extracted.
-    #[arg(long, value_name = "DIR")]
-    pub keep: Option<PathBuf>,
-    /// One JSON line per question and pass: its evidence turns, and at each budget
-    /// Cosmo's context and the baseline's, with which turns each holds.
-    #[arg(long, value_name = "FILE")]
-    pub dump: Option<PathBuf>,
     /// Instead of the corpus: context's and explore's latency over N short Sources of
     /// one user, the explore benchmark's store and questions.
     #[arg(long, value_name = "N")]
@@ -55,61 +40,40 @@ pub struct Args {
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
     if let Some(sources) = args.latency_sources {
-        return crate::context_latency::run(sources, args.queries, &args.budgets, args.embeddings)
-            .await;
+        return crate::context_latency::run(
+            sources,
+            args.queries,
+            &args.budgets,
+            args.corpus.embeddings,
+        )
+        .await;
     }
     let started = Instant::now();
-    let model_dir = match args.embeddings {
-        Embeddings::Offline => None,
-        Embeddings::Local => match local_model()? {
-            Some(dir) => Some(dir),
-            None => {
-                eprintln!("context --embeddings local: skipped, no all-MiniLM-L6-v2 files");
-                return Ok(());
-            }
-        },
+    let Some(model_dir) = model_dir("context", args.corpus.embeddings)? else {
+        return Ok(());
     };
     let settings = Settings {
-        size: args.size,
+        size: args.corpus.size,
         model_dir,
-        config_file: args.config.clone(),
-        keep: args.keep,
-        dump: args.dump,
+        config_file: args.corpus.config.clone(),
+        keep: args.corpus.keep,
+        dump: args.corpus.dump,
         budgets: args.budgets,
         nights: args.nights,
     };
     let report = context::run(&settings).await?;
-    let size = args.size.name();
-    let embeddings = args.embeddings.name();
-    let config = args.config.as_ref().map_or_else(
-        || "default".to_owned(),
-        |p| {
-            p.file_name()
-                .map_or_else(
-                    || p.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                )
-                .replace(char::is_whitespace, "_")
-        },
-    );
+    let size = args.corpus.size.name();
+    let embeddings = args.corpus.embeddings.name();
+    let config = config_name(args.corpus.config.as_deref(), "default".to_owned());
     let head = |name: &str, system: &str, nights: &str, budget: u64| {
-        Line::new(name)
-            .text("size", size)
-            .text("system", system)
-            .text(
-                "embeddings",
-                if system == "cosmo" { embeddings } else { "-" },
-            )
-            .text(
-                "config",
-                if system == "cosmo" {
-                    config.as_str()
-                } else {
-                    "-"
-                },
-            )
-            .text("nights", nights)
-            .text("budget", budget)
+        system_fields(
+            Line::new(name).text("size", size),
+            system,
+            embeddings,
+            &config,
+        )
+        .text("nights", nights)
+        .text("budget", budget)
     };
     let print =
         |system: &str, nights: &str, budget: u64, m: &Measured, latency: Option<(f64, f64)>| {
