@@ -7,23 +7,19 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration as StdDuration, Instant};
 
-use chrono::{DateTime, Duration, Utc};
 use cosmo_pipeline::retrieval;
-use cosmo_shared::cleanup::passages;
 use cosmo_shared::config::{Config, GraphBackend, Provider};
-use cosmo_shared::domain::input::SourceInput;
 use cosmo_shared::domain::input::read::ExploreInput;
-use cosmo_shared::domain::{Passage, ProcessedContent, SearchScope, Target};
+use cosmo_shared::domain::{SearchScope, Target};
 use cosmo_shared::graph::SearchStore;
 use cosmo_shared::graph::neo4j::Neo4jGraph;
 use cosmo_shared::graph::sqlite::SqliteGraph;
-use cosmo_shared::services::Services;
 use cosmo_tests::stores;
 use serde_json::json;
 
-use crate::corpus::{PEOPLE, TOPICS, VERBS, summary};
 use crate::harness::{self, Line};
 use crate::retrieval::{Embeddings, local_model};
+use crate::seed_sources;
 
 /// Which graph store is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -103,76 +99,11 @@ pub async fn run(
         config: config.clone(),
         users: (0..users).map(user).collect(),
     });
-    let start: DateTime<Utc> = "2026-01-01T00:00:00Z".parse()?;
     let seeding = Instant::now();
-    let batch = 256;
-    let mut passages_stored = 0;
     let to_seed = if seeded { 0 } else { sources };
-    for chunk in (0..to_seed).collect::<Vec<_>>().chunks(batch) {
-        let summaries: Vec<String> = chunk.iter().map(|&i| summary(i / users)).collect();
-        let contents: Vec<String> = chunk
-            .iter()
-            .zip(&summaries)
-            .map(|(&i, s)| chat(i / users, s, turns))
-            .collect();
-        let pieces: Vec<Vec<String>> = contents.iter().map(|c| passages::split(c)).collect();
-        let mut texts = summaries.clone();
-        texts.extend(pieces.iter().flatten().cloned());
-        let mut embeddings = svc.models.embedder.embed(&texts).await?.value.into_iter();
-        let summary_vectors: Vec<Vec<f32>> = embeddings.by_ref().take(chunk.len()).collect();
-        let mut writes = tokio::task::JoinSet::new();
-        for (((&i, text), content), (embedding, pieces)) in chunk
-            .iter()
-            .zip(&summaries)
-            .zip(&contents)
-            .zip(summary_vectors.into_iter().zip(&pieces))
-        {
-            let at = start + Duration::minutes((i / users) as i64 * 5);
-            let new = SourceInput::parse(json!({
-                "user_id": user(i % users),
-                "source_type": "text-note",
-                "started_at": at.to_rfc3339(),
-                "raw_content": { "content": content },
-            }))
-            .map_err(|e| anyhow::anyhow!("{e:?}"))?
-            .into_new_source(None, at);
-            let passages: Vec<Passage> = pieces
-                .iter()
-                .map(|p| Passage {
-                    text: p.clone(),
-                    embedding: embeddings.next().unwrap_or_default(),
-                })
-                .collect();
-            passages_stored += passages.len();
-            let processed = ProcessedContent {
-                content: content.clone(),
-                summary: text.clone(),
-                keywords: Vec::new(),
-                tags: Vec::new(),
-                passages,
-                embedding,
-                embedded_with: svc.config.models.embedder_fingerprint(),
-            };
-            // A server takes writes side by side; the embedded file one at a time.
-            if writes.len() >= WRITERS
-                && let Some(done) = writes.join_next().await
-            {
-                done??;
-            }
-            writes.spawn(write(svc.clone(), new, processed, at));
-        }
-        while let Some(done) = writes.join_next().await {
-            done??;
-        }
-    }
+    let passages_stored = seed_sources::seed(&svc, to_seed, users, turns, &user).await?;
     let seeded_in = seeding.elapsed();
-    let asks: Vec<String> = (0..queries + 5)
-        .map(|i| {
-            let t = TOPICS[(i * 7) % TOPICS.len()];
-            let p = PEOPLE[(i * 5) % PEOPLE.len()];
-            format!("What did {p} say about the {t}?")
-        })
-        .collect();
+    let asks = seed_sources::questions(queries + 5);
     let shared = svc.clone();
     let asker = user(0);
     let explore = move |ask: String| {
@@ -347,23 +278,6 @@ pub async fn run(
     Ok(())
 }
 
-/// How many Sources are written at once while seeding.
-const WRITERS: usize = 8;
-
-/// Stores one seeded Source and its processed content.
-async fn write(
-    svc: Services,
-    new: cosmo_shared::domain::NewSource,
-    processed: ProcessedContent,
-    at: DateTime<Utc>,
-) -> anyhow::Result<()> {
-    svc.graph.create_source(&new).await?;
-    svc.graph
-        .save_processed(&new.entity_key, &processed, at)
-        .await?;
-    Ok(())
-}
-
 /// The embedded store's index builds: a store opened afresh on the file searches once
 /// per signal (building the user's Source indexes), and reports their size.
 async fn index_builds(
@@ -440,18 +354,3 @@ const DELETE_BATCH: &str = "MATCH (s:Source {user_id: $user_id}) WITH s LIMIT 20
 
 /// Bench harness only: the user's other nodes (owner, Extraction records).
 const DELETE_REST: &str = "MATCH (n) WHERE n.user_id = $user_id DETACH DELETE n";
-
-/// Source `i`'s content: its summary, then `turns` lines of chat about the same topics.
-fn chat(i: usize, summary: &str, turns: usize) -> String {
-    let mut lines = vec![summary.to_owned()];
-    for t in 0..turns {
-        let who = PEOPLE[(i + t) % PEOPLE.len()];
-        let topic = TOPICS[(i * 3 + t * 7) % TOPICS.len()];
-        let verb = VERBS[(i + t * 5) % VERBS.len()];
-        lines.push(format!(
-            "{who}: we {verb} the {topic} again today, turn {t} of item {i}, and agreed to \
-             follow up next week."
-        ));
-    }
-    lines.join("\n")
-}

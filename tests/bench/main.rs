@@ -18,6 +18,9 @@
 //! keys and users of the run's own, deleted after it; `all` adds those runs when it is set.
 //! * `retrieval` — retrieval quality over a generated multi-session chat corpus,
 //!   against a BM25 baseline (`retrieval.rs`, `cosmo_tests::conversations`);
+//! * `context` — what `context` hands an agent over the same corpus with relative times,
+//!   fresh and after quiet nights, against BM25 over single turns (`context.rs`,
+//!   `context_section.rs`);
 //! * `pickup` — enqueue → start between processes (`pickup.rs`);
 //! * `first-run` — README's first command from nothing built (`first_run.rs`).
 //!
@@ -29,6 +32,9 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use clap::{Parser, Subcommand};
 
+mod context;
+mod context_latency;
+mod context_section;
 mod corpus;
 mod decay;
 mod decay_neo4j;
@@ -43,6 +49,7 @@ mod promotion_neo4j;
 mod report;
 mod retrieval;
 mod sections;
+mod seed_sources;
 mod slow_model;
 mod text;
 
@@ -157,6 +164,8 @@ enum Command {
     },
     /// Retrieval quality (recall@k, MRR) of explore vs BM25 over generated chats.
     Retrieval(retrieval::Args),
+    /// What context hands an agent (evidence and answer in it) vs BM25 over turns.
+    Context(context::Args),
     /// Latency from enqueue to a `workers` process starting the job.
     Pickup {
         #[arg(long, default_value_t = 200)]
@@ -257,6 +266,7 @@ async fn main() -> anyhow::Result<()> {
             explore::run(shape, keep, embeddings).await
         }
         Command::Retrieval(args) => retrieval::run(args).await,
+        Command::Context(args) => context::run(args).await,
         Command::MinilmDir => retrieval::print_model_dir(),
         Command::SlowModel {
             sources,

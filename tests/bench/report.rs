@@ -187,6 +187,26 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
             "--forward-only",
         ]);
     }
+    // A year of quiet nights in the full run; a week in the quick one.
+    let nights = if quick { "0,7" } else { "0,30,365" };
+    runs.push(vec![
+        "context",
+        "--latency-sources",
+        sources[0],
+        "--queries",
+        queries,
+    ]);
+    for embeddings in ["offline", "local"] {
+        runs.push(vec![
+            "context",
+            "--size",
+            size,
+            "--embeddings",
+            embeddings,
+            "--nights",
+            nights,
+        ]);
+    }
     for (queue, in_process) in [("sqlite", false), ("sqlite", true), ("postgres", false)] {
         let mut run = vec![
             "pickup",

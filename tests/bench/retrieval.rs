@@ -34,8 +34,9 @@ impl Embeddings {
     }
 }
 
+/// What the benchmarks over the chat corpus (`retrieval`, `context`) share.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct CorpusArgs {
     /// `quick`: 3 conversations × 20 sessions; `full`: 12 × 20–30 (about 2,000 questions).
     #[arg(long, value_enum, default_value_t = Size::Quick)]
     pub size: Size,
@@ -45,14 +46,20 @@ pub struct Args {
     /// A TOML file merged over the test configuration (e.g. `[retrieval]` settings).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Keep the ingested store under DIR (a subfolder per size and embeddings); later
-    /// runs with the same corpus and model settings copy it instead of ingesting again.
-    /// Delete DIR after changing how Sources are processed or extracted.
+    /// Keep the ingested store under DIR (a subfolder per corpus, size and embeddings);
+    /// later runs with the same corpus and model settings copy it instead of ingesting
+    /// again. Delete DIR after changing how Sources are processed or extracted.
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
-    /// Write one JSON line per question (evidence, Cosmo's top 10 with `why`, BM25's).
+    /// Write one JSON line per question (what each benchmark's doc says it holds).
     #[arg(long, value_name = "FILE")]
     pub dump: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
     /// Only the forward pass: no reverse order, no week of maintenance.
     #[arg(long)]
     pub forward_only: bool,
@@ -90,45 +97,27 @@ impl OnlySignal {
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
     let started = Instant::now();
-    let model_dir = match args.embeddings {
-        Embeddings::Offline => None,
-        Embeddings::Local => match local_model()? {
-            Some(dir) => Some(dir),
-            None => {
-                eprintln!(
-                    "retrieval --embeddings local: skipped, no all-MiniLM-L6-v2 files (see above)"
-                );
-                return Ok(());
-            }
-        },
+    let Some(model_dir) = model_dir("retrieval", args.corpus.embeddings)? else {
+        return Ok(());
     };
     let settings = Settings {
-        size: args.size,
+        size: args.corpus.size,
         model_dir,
-        config_file: args.config.clone(),
-        keep: args.keep,
-        dump: args.dump,
+        config_file: args.corpus.config.clone(),
+        keep: args.corpus.keep,
+        dump: args.corpus.dump,
         forward_only: args.forward_only,
         only_signal: args.only_signal.map(OnlySignal::signal),
     };
     let report = run::run(&settings).await?;
-    let size = args.size.name();
-    let embeddings = args.embeddings.name();
+    let size = args.corpus.size.name();
+    let embeddings = args.corpus.embeddings.name();
     // The configuration's file name, without spaces (the line format splits on them);
     // `only-<signal>` when one signal ranks alone.
-    let config = args.config.as_ref().map_or_else(
-        || {
-            args.only_signal
-                .map_or_else(|| "default".to_owned(), |o| format!("only-{}", o.name()))
-        },
-        |p| {
-            p.file_name()
-                .map_or_else(
-                    || p.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                )
-                .replace(char::is_whitespace, "_")
-        },
+    let config = config_name(
+        args.corpus.config.as_deref(),
+        args.only_signal
+            .map_or_else(|| "default".to_owned(), |o| format!("only-{}", o.name())),
     );
     let line = |system: &str, order: &str| {
         let mut l = Line::new("retrieval")
@@ -147,23 +136,14 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         l.text("sessions", report.sessions).print();
         let group = |kind: &str, key: &str, name: &str, s: &CategoryScores| {
             figures(
-                Line::new(kind)
-                    .text("size", size)
-                    .text("system", system)
-                    .text(
-                        "embeddings",
-                        if system == "cosmo" { embeddings } else { "-" },
-                    )
-                    .text(
-                        "config",
-                        if system == "cosmo" {
-                            config.as_str()
-                        } else {
-                            "-"
-                        },
-                    )
-                    .text("order", order)
-                    .text(key, name),
+                system_fields(
+                    Line::new(kind).text("size", size),
+                    system,
+                    embeddings,
+                    &config,
+                )
+                .text("order", order)
+                .text(key, name),
                 s,
             )
             .print();
@@ -199,6 +179,44 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         .num("total_seconds", started.elapsed().as_secs_f64(), 1)
         .print();
     Ok(())
+}
+
+/// The model folder of `embeddings` for `bench` (`None` inside: the offline model);
+/// `None` after saying why the bench is skipped, when local files cannot be had.
+pub fn model_dir(bench: &str, embeddings: Embeddings) -> anyhow::Result<Option<Option<PathBuf>>> {
+    match embeddings {
+        Embeddings::Offline => Ok(Some(None)),
+        Embeddings::Local => Ok(match local_model()? {
+            Some(dir) => Some(Some(dir)),
+            None => {
+                eprintln!(
+                    "{bench} --embeddings local: skipped, no all-MiniLM-L6-v2 files (see above)"
+                );
+                None
+            }
+        }),
+    }
+}
+
+/// A `--config` file's name without spaces (the line format splits on them), else
+/// `otherwise`.
+pub fn config_name(config: Option<&std::path::Path>, otherwise: String) -> String {
+    config.map_or(otherwise, |p| {
+        p.file_name()
+            .map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+            .replace(char::is_whitespace, "_")
+    })
+}
+
+/// `system=…`, and Cosmo's `embeddings` and `config` (`-` for a baseline).
+pub fn system_fields(line: Line, system: &str, embeddings: &str, config: &str) -> Line {
+    let cosmo = system == "cosmo";
+    line.text("system", system)
+        .text("embeddings", if cosmo { embeddings } else { "-" })
+        .text("config", if cosmo { config } else { "-" })
 }
 
 /// The all-MiniLM-L6-v2 folder, fetched once into the target folder's `minilm/` as the

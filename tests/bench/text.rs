@@ -211,6 +211,19 @@ pub fn sections(rows: &BTreeMap<String, Vec<Row>>) -> Vec<(&'static str, String)
                 )
             }),
         ),
+        (
+            "context",
+            one(&|d| {
+                crate::context_section::section(
+                    d,
+                    &rows("context"),
+                    &rows("context_category"),
+                    &rows("context_explore"),
+                    &rows("context_run"),
+                    &rows("context_latency"),
+                )
+            }),
+        ),
         ("pickup", one(&|d| sections::pickup(d, &rows("pickup")))),
     ]
 }

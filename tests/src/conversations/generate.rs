@@ -1,6 +1,8 @@
-//! The generator: speakers, session dates, which events go into which session (arcs
-//! spread over the conversation, one-offs in between), the chat of each session, and the
-//! questions with their evidence. Deterministic: one seeded `StdRng` per size.
+//! The generator: speakers, session dates, the chat of each session around the events
+//! `plan.rs` placed in it (tracking which turns tell each event), and the questions with
+//! their evidence. Deterministic: one seeded `StdRng` per size; the planted relative
+//! times (an option) come from generators of their own, so that the corpus without
+//! them stays the same.
 
 use std::collections::HashSet;
 
@@ -10,9 +12,10 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 
 use super::chat::{self, CALLBACKS, CLOSINGS, GREETING_REPLIES, GREETINGS, SMALL_TALK};
-use super::templates::{self, Arc};
-use super::vocab::{self, MEN, SURNAMES, WOMEN, list, render};
-use super::{Conversation, Corpus, Session, Size, Speaker, Turn};
+use super::plan::{Instance, plan};
+use super::relative::{self, Relative};
+use super::vocab::{MEN, SURNAMES, WOMEN, list, render};
+use super::{Conversation, Corpus, Options, Session, Size, Speaker, Turn};
 
 /// The seed of every corpus: change it and every figure measured on the corpus changes.
 const SEED: u64 = 0xC050_2023;
@@ -21,6 +24,12 @@ pub(super) type Slots = Vec<(&'static str, String)>;
 
 /// The corpus of `size`, the same on every call.
 pub fn generate(size: Size) -> Corpus {
+    generate_with(size, Options::default())
+}
+
+/// The corpus of `size` with `options`, the same on every call; the chats and questions
+/// differ from [`generate`]'s only by what the options plant.
+pub fn generate_with(size: Size, options: Options) -> Corpus {
     let mut rng = StdRng::seed_from_u64(SEED + size as u64);
     let (count, sessions) = match size {
         Size::Quick => (3, 20..=20),
@@ -30,11 +39,12 @@ pub fn generate(size: Size) -> Corpus {
     let conversations = (0..count)
         .map(|index| {
             let n = rng.random_range(sessions.clone());
-            conversation(&mut rng, index, n, &mut names)
+            conversation(&mut rng, index, n, &mut names, options)
         })
         .collect();
     Corpus {
         size,
+        options,
         conversations,
     }
 }
@@ -78,13 +88,13 @@ pub(super) fn speaker_slots(owner: &Speaker, other: &Speaker) -> Slots {
     ]
 }
 
-/// One arc told by one speaker: its slot values and the session of each step so far.
-pub(super) struct Instance {
-    pub who: usize,
-    pub arc: &'static Arc,
-    pub slots: Slots,
-    pub sessions: Vec<usize>,
-    next_due: usize,
+/// A step as a session told it.
+struct Told {
+    instance: usize,
+    step: usize,
+    /// Indexes into the session's turns before merging: `say`, the ask, the answer.
+    raw: [usize; 3],
+    relative: Option<Relative>,
 }
 
 fn conversation(
@@ -92,13 +102,35 @@ fn conversation(
     index: usize,
     n: usize,
     names: &mut HashSet<&'static str>,
+    options: Options,
 ) -> Conversation {
     let speakers = [speaker(rng, names), speaker(rng, names)];
     let dates = dates(rng, n);
-    let (instances, placed) = plan(rng, n, &speakers);
-    let sessions = (0..n)
-        .map(|s| session(rng, s, dates[s], &speakers, &instances, &placed[s]))
-        .collect();
+    let (mut instances, placed) = plan(rng, n, &speakers);
+    let mut relative = options
+        .relative_times
+        .then(|| relative::generator(dates[0]));
+    let mut sessions = Vec::with_capacity(n);
+    for s in 0..n {
+        let (generated, told) = session(
+            rng,
+            relative.as_mut(),
+            s,
+            dates[s],
+            &speakers,
+            &instances,
+            &placed[s],
+        );
+        for t in told {
+            let inst = &mut instances[t.instance];
+            let steps = inst.sessions.len();
+            inst.turns.resize(steps, Vec::new());
+            inst.relative.resize(steps, None);
+            inst.turns[t.step] = t.raw.iter().map(|&r| generated.merged[r]).collect();
+            inst.relative[t.step] = t.relative;
+        }
+        sessions.push(generated.session);
+    }
     let questions = super::questions::questions(rng, &speakers, &instances, &dates);
     let [a, b] = speakers;
     Conversation {
@@ -130,95 +162,27 @@ fn dates(rng: &mut StdRng, n: usize) -> Vec<DateTime<Utc>> {
         .collect()
 }
 
-/// Which steps go into which session: 2–4 per session, from both speakers; an arc's next
-/// step comes 2–6 sessions after the previous one.
-fn plan(rng: &mut StdRng, n: usize, speakers: &[Speaker; 2]) -> (Vec<Instance>, Vec<Vec<usize>>) {
-    let mut arcs = templates::arcs();
-    arcs.shuffle(rng);
-    let mut shared: Vec<&Arc> = arcs[..9].to_vec();
-    shared.shuffle(rng);
-    let mut pools: [Vec<&'static Arc>; 2] = [arcs[..9].to_vec(), arcs[9..18].to_vec()];
-    pools[1].extend(shared.into_iter().take(rng.random_range(0..=2)));
-    let mut singles = templates::one_offs();
-    singles.shuffle(rng);
-    let half = singles.len() / 2;
-    let mut singles: [Vec<&'static Arc>; 2] = [singles[..half].to_vec(), singles[half..].to_vec()];
-    for pool in pools.iter_mut().chain(singles.iter_mut()) {
-        pool.shuffle(rng);
-    }
-    let mut spare: Vec<&'static Arc> = arcs[18..].to_vec();
-    let mut used = HashSet::new();
-    let mut instances: Vec<Instance> = Vec::new();
-    let mut placed: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (s, here) in placed.iter_mut().enumerate() {
-        let cap = [2, 2, 2, 3, 3, 3, 3, 4, 4, 4][rng.random_range(0..10)];
-        let first = rng.random_range(0..2);
-        for k in 0..cap {
-            // This speaker's turn to have news; the other's if this one has none left.
-            for who in [(first + k) % 2, (first + k + 1) % 2] {
-                let open = |i: &usize| {
-                    let inst: &Instance = &instances[*i];
-                    inst.who == who
-                        && inst.sessions.len() < inst.arc.steps.len()
-                        && !here.contains(i)
-                };
-                let due = (0..instances.len())
-                    .filter(open)
-                    .filter(|&i| instances[i].next_due <= s)
-                    .min_by_key(|&i| instances[i].next_due);
-                let chosen = match due {
-                    Some(i) => Some(i),
-                    None => {
-                        let new_arc = rng.random_bool(0.5) || singles[who].is_empty();
-                        let arc = (if new_arc {
-                            pools[who].pop().or_else(|| spare.pop())
-                        } else {
-                            None
-                        })
-                        .or_else(|| singles[who].pop());
-                        match arc {
-                            Some(arc) => {
-                                let mut slots = speaker_slots(&speakers[who], &speakers[1 - who]);
-                                vocab::fill(rng, arc.slots, &mut used, &mut slots);
-                                let inst = Instance {
-                                    who,
-                                    arc,
-                                    slots,
-                                    sessions: Vec::new(),
-                                    next_due: s,
-                                };
-                                instances.push(inst);
-                                Some(instances.len() - 1)
-                            }
-                            None => (0..instances.len()).find(open),
-                        }
-                    }
-                };
-                if let Some(i) = chosen {
-                    instances[i].sessions.push(s);
-                    instances[i].next_due = s + rng.random_range(2..=6);
-                    here.push(i);
-                    break;
-                }
-            }
-        }
-    }
-    (instances, placed)
-}
-
 /// Renders a template as `who` would say it to the other speaker.
 fn line(speakers: &[Speaker; 2], who: usize, template: &str) -> String {
     render(template, &speaker_slots(&speakers[who], &speakers[1 - who]))
 }
 
+/// A generated session, and where each turn before merging went.
+struct Generated {
+    session: Session,
+    /// By index before merging, the index of the merged turn holding it.
+    merged: Vec<usize>,
+}
+
 fn session(
     rng: &mut StdRng,
+    mut relative: Option<&mut StdRng>,
     s: usize,
     started_at: DateTime<Utc>,
     speakers: &[Speaker; 2],
     instances: &[Instance],
     here: &[usize],
-) -> Session {
+) -> (Generated, Vec<Told>) {
     let mut turns: Vec<(usize, String)> = Vec::new();
     let opener = rng.random_range(0..2);
     let mut talk: Vec<&(&str, &str)> = SMALL_TALK.iter().collect();
@@ -273,6 +237,7 @@ fn session(
     let mut order: Vec<usize> = here.to_vec();
     order.shuffle(rng);
     let mut events = Vec::new();
+    let mut told = Vec::new();
     for (n, &i) in order.iter().enumerate() {
         let inst = &instances[i];
         let step_index = inst.sessions.iter().position(|&x| x == s).unwrap_or(0);
@@ -284,16 +249,30 @@ fn session(
         );
         let lead = chat::lead_in(rng, step.tone);
         turns.push((owner, format!("{lead} {say}").trim().to_owned()));
+        let planted = relative
+            .as_deref_mut()
+            .filter(|_| !relative::tells_a_time(&say))
+            .and_then(|r| relative::draw(r, started_at));
         events.push(format!(
-            "{} ({} step {}): {say}",
+            "{} ({} step {}): {}",
             speakers[owner].first,
             inst.arc.id,
-            step_index + 1
+            step_index + 1,
+            planted
+                .as_ref()
+                .map_or_else(|| say.clone(), |p| relative::told(&say, p))
         ));
         let (ask, answer) = step.chat[0];
         let reaction = chat::reaction(rng, step.tone);
         turns.push((other, format!("{reaction} {}", render(ask, &inst.slots))));
         turns.push((owner, render(answer, &inst.slots)));
+        let at = turns.len();
+        told.push(Told {
+            instance: i,
+            step: step_index,
+            raw: [at - 3, at - 2, at - 1],
+            relative: planted,
+        });
         if step.chat.len() > 1 && here.len() < 4 && rng.random_bool(0.35) {
             let (ask, answer) = step.chat[rng.random_range(1..step.chat.len())];
             turns.push((other, render(ask, &inst.slots)));
@@ -317,10 +296,17 @@ fn session(
     let (bye, bye_back) = CLOSINGS.choose(rng).copied().unwrap_or_default();
     turns.push((closer, line(speakers, closer, bye)));
     turns.push((1 - closer, line(speakers, 1 - closer, bye_back)));
-    // One message per speaker at a time, as a chat log shows it.
+    // One message per speaker at a time, as a chat log shows it; a planted relative
+    // time joins its line after the roughening, which draws as if it were not there.
     let mut merged: Vec<Turn> = Vec::new();
-    for (who, text) in turns {
-        let text = chat::roughen(rng, text);
+    let mut merged_index = Vec::with_capacity(turns.len());
+    for (raw, (who, text)) in turns.into_iter().enumerate() {
+        let mut text = chat::roughen(rng, text);
+        if let Some(t) = told.iter().find(|t| t.raw[0] == raw)
+            && let Some(r) = &t.relative
+        {
+            text = relative::told(&text, r);
+        }
         let name = speakers[who].full_name();
         match merged.last_mut() {
             Some(last) if last.speaker == name => {
@@ -332,11 +318,17 @@ fn session(
                 text,
             }),
         }
+        merged_index.push(merged.len() - 1);
     }
-    Session {
+    let session = Session {
         index: s,
         started_at,
         turns: merged,
         events,
-    }
+    };
+    let generated = Generated {
+        session,
+        merged: merged_index,
+    };
+    (generated, told)
 }

@@ -33,6 +33,13 @@
 //!   tell Leo about the dog?"), every session of the arc in that month as evidence: the
 //!   month, not the event, singles them out.
 //!
+//! Each question also carries its evidence *turns*: for every step of an event it is
+//! about, the turn holding the `say` line and the two of its first chat exchange, what
+//! any question about the step may ask about (`cosmo-bench context` looks for them in
+//! what context returns). With [`Options::relative_times`], some events are told with a
+//! relative time ("yesterday", "last Friday", `relative.rs`) and their temporal
+//! questions expect the date it refers to.
+//!
 //! **Why this shape.** It mirrors long-conversation memory benchmarks (LoCoMo-like: ~10
 //! conversations of ~27 sessions of ~3,000 characters, ~2,000 questions scored by the
 //! recall of evidence sessions) without copying any of them: both names are in every
@@ -46,17 +53,23 @@ use serde_json::json;
 
 pub mod bm25;
 mod chat;
+pub mod context;
+pub mod figures;
 mod generate;
+mod plan;
+pub mod presence;
 mod questions;
+mod relative;
 pub mod run;
 mod score;
 pub mod store;
 mod templates;
 #[cfg(test)]
 mod tests;
+pub mod turns;
 mod vocab;
 
-pub use generate::generate;
+pub use generate::{generate, generate_with};
 pub use score::{CategoryScores, Scores};
 
 /// How big a corpus to generate.
@@ -77,10 +90,20 @@ impl Size {
     }
 }
 
+/// What a corpus plants besides its events; the default plants nothing more.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Some events are told with a relative time ("yesterday", "two days ago", "last
+    /// Friday", "last week", "this morning" …), and the temporal questions about them
+    /// expect the date it refers to, resolved against the session's date.
+    pub relative_times: bool,
+}
+
 /// The generated corpus: conversations with their sessions and questions.
 #[derive(Debug, Clone)]
 pub struct Corpus {
     pub size: Size,
+    pub options: Options,
     pub conversations: Vec<Conversation>,
 }
 
@@ -258,4 +281,8 @@ pub struct Question {
     pub category: Category,
     /// Indexes of the sessions that hold the answer, ascending.
     pub evidence: Vec<usize>,
+    /// The turns that hold it, as (session, index into the session's `turns`),
+    /// ascending: for each step of an event the question is about, the turn with its
+    /// `say` line and those of its first chat exchange (the ask and the answer).
+    pub evidence_turns: Vec<(usize, usize)>,
 }

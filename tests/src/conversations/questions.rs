@@ -10,10 +10,14 @@ use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 
-use super::generate::{Instance, Slots, speaker_slots};
+use super::generate::{Slots, speaker_slots};
+use super::plan::Instance;
 use super::templates::Group;
 use super::vocab::render;
 use super::{Category, Question, Speaker};
+
+/// A step of an arc: the instance and the step's index.
+type Step<'a> = (&'a Instance, usize);
 
 /// How often an event with why-questions gets one (single-hop, evidence its session).
 const WHY: f64 = 0.45;
@@ -37,17 +41,25 @@ pub(super) fn questions(
     dates: &[DateTime<Utc>],
 ) -> Vec<Question> {
     let mut out = Vec::new();
-    let mut push =
-        |text: &str, answer: String, category, mut evidence: Vec<usize>, slots: &Slots| {
-            evidence.sort_unstable();
-            evidence.dedup();
-            out.push(Question {
-                text: render(text, slots),
-                answer,
-                category,
-                evidence,
-            });
-        };
+    // The evidence: the sessions and turns of the steps the question is about.
+    let mut push = |text: &str, answer: String, category, steps: Vec<Step>, slots: &Slots| {
+        let mut evidence: Vec<usize> = steps.iter().map(|(i, n)| i.sessions[*n]).collect();
+        evidence.sort_unstable();
+        evidence.dedup();
+        let mut evidence_turns: Vec<(usize, usize)> = steps
+            .iter()
+            .flat_map(|(i, n)| i.turns[*n].iter().map(|&t| (i.sessions[*n], t)))
+            .collect();
+        evidence_turns.sort_unstable();
+        evidence_turns.dedup();
+        out.push(Question {
+            text: render(text, slots),
+            answer,
+            category,
+            evidence,
+            evidence_turns,
+        });
+    };
     for inst in instances {
         let steps = &inst.arc.steps[..inst.sessions.len()];
         for (n, (step, &s)) in steps.iter().zip(&inst.sessions).enumerate() {
@@ -57,7 +69,7 @@ pub(super) fn questions(
                     q,
                     render(a, &inst.slots),
                     Category::SingleHop,
-                    vec![s],
+                    vec![(inst, n)],
                     &inst.slots,
                 );
             }
@@ -66,18 +78,28 @@ pub(super) fn questions(
                 && let Some((q, a)) = step.why.choose(rng)
             {
                 let answer = render(a, &inst.slots);
-                push(q, answer, Category::SingleHop, vec![s], &inst.slots);
+                push(q, answer, Category::SingleHop, vec![(inst, n)], &inst.slots);
             }
             for &(cause, q, a) in step.why_earlier.iter().filter(|(c, _, _)| *c < n) {
                 if rng.random_bool(WHY_EARLIER) {
-                    let evidence = vec![inst.sessions[cause], s];
+                    let evidence = vec![(inst, cause), (inst, n)];
                     let answer = render(a, &inst.slots);
                     push(q, answer, Category::MultiHop, evidence, &inst.slots);
                 }
             }
             if rng.random_bool(0.4) {
-                let answer = format!("around {}", dates[s].format("%-d %B %Y"));
-                push(step.when, answer, Category::Temporal, vec![s], &inst.slots);
+                // A relative time told with the step names the day itself.
+                let answer = match &inst.relative[n] {
+                    Some(r) => r.answer.clone(),
+                    None => format!("around {}", dates[s].format("%-d %B %Y")),
+                };
+                push(
+                    step.when,
+                    answer,
+                    Category::Temporal,
+                    vec![(inst, n)],
+                    &inst.slots,
+                );
             }
         }
         for k in 1..steps.len() {
@@ -100,7 +122,7 @@ pub(super) fn questions(
                     template,
                     answer,
                     Category::MultiHop,
-                    vec![inst.sessions[k - 1], inst.sessions[k]],
+                    vec![(inst, k - 1), (inst, k)],
                     &slots,
                 );
             }
@@ -124,7 +146,7 @@ pub(super) fn questions(
                 template,
                 answer.join("; "),
                 Category::Open,
-                inst.sessions.clone(),
+                (0..steps.len()).map(|n| (inst, n)).collect(),
                 &inst.slots,
             );
         }
@@ -138,11 +160,9 @@ pub(super) fn questions(
                 continue;
             }
             let month = |d: &DateTime<Utc>| (d.year(), d.month());
-            let evidence: Vec<usize> = inst
-                .sessions
-                .iter()
-                .copied()
-                .filter(|&o| month(&dates[o]) == month(&dates[s]))
+            let evidence: Vec<Step> = (0..steps.len())
+                .filter(|&o| month(&dates[inst.sessions[o]]) == month(&dates[s]))
+                .map(|o| (inst, o))
                 .collect();
             let mut slots = inst.slots.clone();
             slots.push(("noun", render(inst.arc.noun, &inst.slots)));
@@ -164,27 +184,31 @@ pub(super) fn questions(
     }
     // The same kind of event across arcs: "What pets does Maya have?".
     for who in 0..2 {
-        let mut groups: Vec<(Group, usize, String)> = Vec::new();
+        let mut groups: Vec<(Group, usize, String, Step)> = Vec::new();
         for inst in instances.iter().filter(|i| i.who == who) {
-            for (step, &s) in inst.arc.steps.iter().zip(&inst.sessions) {
+            for (n, (step, &s)) in inst.arc.steps.iter().zip(&inst.sessions).enumerate() {
                 if let Some((group, label)) = step.group {
-                    groups.push((group, s, render(label, &inst.slots)));
+                    groups.push((group, s, render(label, &inst.slots), (inst, n)));
                 }
             }
         }
-        groups.sort_by_key(|(g, s, _)| (*g, *s));
+        groups.sort_by_key(|(g, s, _, _)| (*g, *s));
         let slots = speaker_slots(&speakers[who], &speakers[1 - who]);
-        for group in groups.iter().map(|(g, _, _)| *g).collect::<BTreeSet<_>>() {
-            let members: Vec<&(Group, usize, String)> =
-                groups.iter().filter(|(g, _, _)| *g == group).collect();
+        for group in groups
+            .iter()
+            .map(|(g, _, _, _)| *g)
+            .collect::<BTreeSet<_>>()
+        {
+            let members: Vec<&(Group, usize, String, Step)> =
+                groups.iter().filter(|(g, _, _, _)| *g == group).collect();
             if members.len() >= 2 {
                 let template = group.questions().choose(rng).copied().unwrap_or_default();
                 let answer = members
                     .iter()
-                    .map(|(_, _, l)| l.as_str())
+                    .map(|(_, _, l, _)| l.as_str())
                     .collect::<Vec<_>>()
                     .join("; ");
-                let evidence = members.iter().map(|(_, s, _)| *s).collect();
+                let evidence = members.iter().map(|(_, _, _, step)| *step).collect();
                 push(template, answer, Category::MultiHop, evidence, &slots);
             }
         }

@@ -11,9 +11,7 @@ use std::time::{Duration as StdDuration, Instant};
 use chrono::{DateTime, Duration, Timelike, Utc};
 use cosmo_pipeline::retrieval;
 use cosmo_pipeline::retrieval::rank::Signal;
-use cosmo_shared::domain::MemoryState;
 use cosmo_shared::domain::input::read::ExploreInput;
-use cosmo_shared::graph::GraphSnapshot;
 use serde_json::{Value, json};
 
 use super::bm25::Bm25;
@@ -139,14 +137,7 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Report> {
         let runs = store::week_of_nights(&forward_store, now).await?;
         week_seconds = started.elapsed().as_secs_f64();
         week_archived = runs.iter().map(|r| r.archived).sum();
-        for c in &corpus.conversations {
-            let graph = GraphSnapshot::of_user(&*forward_store.svc.graph, &c.a.user_id()).await?;
-            week_sources_archived += graph
-                .sources
-                .iter()
-                .filter(|s| s.lifecycle.state == MemoryState::Archived)
-                .count();
-        }
+        week_sources_archived = store::archived_sources(&forward_store, &corpus).await?;
         let later = ask(&forward_store, &corpus, &snapshot, &order).await?;
         after_week = Some(scores(&corpus, &later));
         drop(forward_store);
@@ -173,7 +164,7 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Report> {
 }
 
 /// 09:00 UTC of the day after `t`.
-fn next_morning(t: DateTime<Utc>) -> DateTime<Utc> {
+pub(super) fn next_morning(t: DateTime<Utc>) -> DateTime<Utc> {
     let day = t + Duration::days(1);
     day.with_hour(9)
         .and_then(|d| d.with_minute(0))

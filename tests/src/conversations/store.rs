@@ -1,6 +1,7 @@
 //! Cosmo's side of the benchmark: the configuration of a run, ingesting the corpus into
 //! a fresh embedded store (once, kept as a snapshot file that every measured store is a
-//! copy of), and a week of nightly maintenance in simulated time.
+//! copy of), and nights of maintenance in simulated time (a week, or a year, kept as a
+//! snapshot of its own).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,8 +13,9 @@ use cosmo_pipeline::retrieval::rank::Signal;
 use cosmo_shared::clock::ManualClock;
 use cosmo_shared::config::{Config, GraphBackend, Provider};
 use cosmo_shared::db::Db;
-use cosmo_shared::domain::SourceWrite;
 use cosmo_shared::domain::input::SourceInput;
+use cosmo_shared::domain::{MemoryState, SourceWrite};
+use cosmo_shared::graph::GraphSnapshot;
 use cosmo_shared::job_runs::JobRun;
 use cosmo_shared::queue::JobKind;
 use cosmo_shared::services::Services;
@@ -161,13 +163,18 @@ pub async fn snapshot(
     let db = scratch.path().join("cosmo.db");
     let config = setup.config(&db)?;
     let print = fingerprint(corpus, &config)?;
-    // One folder per corpus size and embedding model, so one DIR serves every run.
+    // One folder per corpus, size and embedding model, so one DIR serves every run.
     let models = if setup.model_dir.is_some() {
         "local"
     } else {
         "offline"
     };
-    let keep = keep.map(|k| k.join(format!("{}-{models}", corpus.size.name())));
+    let planted = if corpus.options.relative_times {
+        "-relative"
+    } else {
+        ""
+    };
+    let keep = keep.map(|k| k.join(format!("{}{planted}-{models}", corpus.size.name())));
     let keep = keep.as_deref();
     if let Some(dir) = keep {
         let manifest = std::fs::read_to_string(dir.join("manifest.json"))
@@ -188,9 +195,6 @@ pub async fn snapshot(
     let (svc, _clock) = stores::manual_clock(Services::connect(config).await?, now);
     let keys = ingest(&svc, corpus).await?;
     let seconds = started.elapsed().as_secs_f64();
-    let Db::Sqlite(pool) = &svc.db else {
-        anyhow::bail!("the benchmark's store is SQLite");
-    };
     let (path, kept) = match keep {
         Some(dir) => {
             std::fs::create_dir_all(dir)?;
@@ -200,13 +204,7 @@ pub async fn snapshot(
         }
         None => (scratch.path().join("snapshot.db"), Some(scratch)),
     };
-    // A consistent single file, whatever is still in the WAL.
-    sqlx::query("VACUUM INTO ?")
-        .bind(path.display().to_string())
-        .execute(pool)
-        .await
-        .context("writing the snapshot")?;
-    pool.close().await;
+    vacuum_into(&svc, &path).await?;
     if let Some(dir) = keep {
         let manifest = json!({ "fingerprint": print, "keys": keys });
         std::fs::write(dir.join("manifest.json"), serde_json::to_string(&manifest)?)?;
@@ -283,6 +281,61 @@ pub async fn ingest_conversation(
     Ok(conversation)
 }
 
+/// Writes the store as one consistent file at `path`, whatever is still in the WAL,
+/// and closes it.
+async fn vacuum_into(svc: &Services, path: &Path) -> anyhow::Result<()> {
+    let Db::Sqlite(pool) = &svc.db else {
+        anyhow::bail!("the benchmark's store is SQLite");
+    };
+    sqlx::query("VACUUM INTO ?")
+        .bind(path.display().to_string())
+        .execute(pool)
+        .await
+        .context("writing the snapshot")?;
+    pool.close().await;
+    Ok(())
+}
+
+/// The snapshot after `nights` nights of maintenance from `from` ([`nights`]), as a
+/// snapshot of its own (in a temporary folder), with the runs and how long they took.
+pub async fn aged(
+    snapshot: &Snapshot,
+    setup: &Setup,
+    from: DateTime<Utc>,
+    count: u32,
+) -> anyhow::Result<(Snapshot, Vec<JobRun>)> {
+    let store = open(snapshot, setup, from).await?;
+    let started = Instant::now();
+    let runs = nights(&store, from, count).await?;
+    let seconds = started.elapsed().as_secs_f64();
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("snapshot.db");
+    vacuum_into(&store.svc, &path).await?;
+    let aged = Snapshot {
+        path,
+        keys: snapshot.keys.clone(),
+        seconds,
+        reused: false,
+        _dir: Some(dir),
+    };
+    Ok((aged, runs))
+}
+
+/// How many of the corpus' Sources (its owners') are archived, out of default
+/// retrieval.
+pub async fn archived_sources(store: &Store, corpus: &Corpus) -> anyhow::Result<usize> {
+    let mut archived = 0;
+    for c in &corpus.conversations {
+        let graph = GraphSnapshot::of_user(&*store.svc.graph, &c.a.user_id()).await?;
+        archived += graph
+            .sources
+            .iter()
+            .filter(|s| s.lifecycle.state == MemoryState::Archived)
+            .count();
+    }
+    Ok(archived)
+}
+
 /// A fresh copy of the snapshot, its clock at `now`.
 pub async fn open(snapshot: &Snapshot, setup: &Setup, now: DateTime<Utc>) -> anyhow::Result<Store> {
     let dir = tempfile::tempdir()?;
@@ -301,7 +354,14 @@ pub async fn open(snapshot: &Snapshot, setup: &Setup, now: DateTime<Utc>) -> any
 /// days after `from`, in time order, each on the clock of its slot; the clock ends at
 /// `from` + 7 days.
 pub async fn week_of_nights(store: &Store, from: DateTime<Utc>) -> anyhow::Result<Vec<JobRun>> {
-    let end = from + Duration::days(7);
+    nights(store, from, 7).await
+}
+
+/// Every maintenance job at every slot its schedule has in the `count` days after
+/// `from`, in time order, each on the clock of its slot and as of it (as `cosmo run-job
+/// KIND --as-of SLOT` runs it); the clock ends at `from` + `count` days.
+pub async fn nights(store: &Store, from: DateTime<Utc>, count: u32) -> anyhow::Result<Vec<JobRun>> {
+    let end = from + Duration::days(i64::from(count));
     let mut slots = Vec::new();
     for schedule in cosmo_scheduler::schedules(&store.svc)?
         .into_iter()
