@@ -31,6 +31,7 @@ pub mod http;
 pub mod minilm;
 pub mod offline;
 pub mod openai;
+pub mod time;
 
 /// Tokens one call used, for the usage ledger.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]

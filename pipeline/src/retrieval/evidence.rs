@@ -46,7 +46,7 @@ pub(crate) async fn passages_of(
 }
 
 /// A query's words, each with the past forms searched for it, stemmed.
-fn word_groups(q: &Query) -> impl Iterator<Item = Vec<String>> + '_ {
+pub(crate) fn word_groups(q: &Query) -> impl Iterator<Item = Vec<String>> + '_ {
     q.terms.iter().map(|t| {
         let mut group = vec![stem(t)];
         group.extend(
@@ -111,7 +111,7 @@ fn coverage(text: &str, terms: &[Vec<String>]) -> f64 {
 }
 
 /// A crude English stem: enough to match "adopted" with "adopt" and "dogs" with "dog".
-fn stem(word: &str) -> String {
+pub(crate) fn stem(word: &str) -> String {
     let w = word.trim_matches('\'').to_lowercase();
     for suffix in ["ing", "ed", "es", "s", "ly"] {
         if let Some(base) = w.strip_suffix(suffix)

@@ -29,11 +29,11 @@ pub struct RetrievalConfig {
     pub seed_nodes: usize,
     /// Token budget of `POST /api/context` when the request names none.
     pub context_budget_tokens: u64,
-    /// How `POST /api/context` shares its budget (after the user's profile) between facts
-    /// and notes, people and topics, temporal context (Storylines and episodes) and
-    /// evidence (the passages episodes quote): each part first takes what fits in its
-    /// share, then what is left, whoever left it, goes to what was left out, in priority
-    /// order.
+    /// The most each part of `POST /api/context` takes at first of the budget left after
+    /// the user's profile, recent turns and confirmed facts, while every part is filled
+    /// by relevance: relevant facts, people and topics, temporal context (Storylines and
+    /// episode summaries) and evidence (what was said: lines, notes, insights). What is
+    /// then left, whoever left it, goes to what was left out, best first.
     pub context_shares: ContextShares,
     /// Read what each query asks for (why, when, who, what) and the period it names,
     /// and search accordingly (`retrieval::route`); `false` ranks every query alike.
@@ -114,36 +114,36 @@ impl RetrievalConfig {
         let c = &self.context_shares;
         let shares = [c.facts, c.entities, c.temporal, c.evidence];
         anyhow::ensure!(
-            shares.iter().all(|s| (0.0..=1.0).contains(s))
-                && shares.iter().sum::<f64>() <= 1.0 + 1e-9,
+            shares.iter().all(|s| (0.0..=1.0).contains(s)),
             "retrieval.context_shares: facts, entities, temporal and evidence must each be \
-             from 0 to 1 and add up to at most 1"
+             from 0 to 1"
         );
         Ok(())
     }
 }
 
-/// Shares of the context budget (see [`RetrievalConfig::context_shares`]).
+/// The most of the context budget each part takes at first (see
+/// [`RetrievalConfig::context_shares`]), each from 0 to 1.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ContextShares {
-    /// Facts and notes.
+    /// Relevant facts (confirmed ones come before any part).
     pub facts: f64,
     /// People and topics.
     pub entities: f64,
-    /// Storylines and episodes (their dates, types and summaries).
+    /// Storylines and episode summaries.
     pub temporal: f64,
-    /// The passages episodes quote.
+    /// What was said: the lines of Sources, notes, insights.
     pub evidence: f64,
 }
 
 impl Default for ContextShares {
     fn default() -> Self {
         Self {
-            facts: 0.40,
-            entities: 0.25,
-            temporal: 0.25,
-            evidence: 0.10,
+            facts: 0.30,
+            entities: 0.10,
+            temporal: 0.15,
+            evidence: 1.0,
         }
     }
 }

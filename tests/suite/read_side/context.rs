@@ -1,6 +1,7 @@
-//! `POST /api/context`: the owner's profile and confirmed facts first, then what is
-//! relevant to the message, within the token budget, in markdown, XML or JSON, with
-//! `memories_used`, `tokens_used` and `truncated` telling the truth about it.
+//! `POST /api/context`: the owner's profile and confirmed facts first, then what was
+//! said that answers the message (under each Source, with when it was said), within the
+//! token budget, in markdown, XML or JSON, with `memories_used`, `tokens_used` and
+//! `truncated` telling the truth about it.
 
 use cosmo_pipeline::retrieval::context;
 use cosmo_shared::domain::input::read::{ContextFormat, ContextInput};
@@ -172,7 +173,7 @@ async fn xml_and_json_hold_the_same_memory() {
         x.contains(&format!(" · confirmed: {CONFIRMED}</item>")),
         "{x}"
     );
-    for tag in ["profile", "facts", "episodes"] {
+    for tag in ["profile", "facts", "said"] {
         assert_eq!(
             x.matches(&format!("<{tag}>")).count(),
             x.matches(&format!("</{tag}>")).count()
@@ -189,10 +190,9 @@ async fn xml_and_json_hold_the_same_memory() {
             .ends_with(&format!(" · confirmed: {CONFIRMED}"))),
         "{parsed}"
     );
-    let episodes = parsed["episodes"].as_array().unwrap();
+    let said = parsed["said"].as_array().unwrap();
     assert!(
-        episodes
-            .iter()
+        said.iter()
             .any(|e| e.as_str().unwrap().contains("Maria Lopez")),
         "{parsed}"
     );
@@ -304,12 +304,16 @@ async fn notes_reach_the_prompt_with_their_date_and_source_before_any_nightly_jo
     let body = |format: &str| json!({ "user_id": "alex", "message": README_MESSAGE, "budget_tokens": 300, "format": format });
     let answer = w.ok("/api/context", body("markdown")).await;
     let text = answer["context"].as_str().unwrap();
-    let line = format!("{} · from {key}: {WANTS}", day(0).format("%Y-%m-%d"));
-    let facts = section(text, "Facts");
+    let header = format!("{} · text-note · {key}:", day(0).format("%-d %B %Y"));
+    let said = section(text, "What was said");
     assert_eq!(
-        facts.first().copied(),
-        Some(format!("- {line}").as_str()),
-        "the note that answers the message leads the facts: {text}"
+        said.first().copied(),
+        Some(format!("- {header}").as_str()),
+        "what was said, under its Source and its date: {text}"
+    );
+    assert!(
+        said.contains(&format!("  {WANTS}").as_str()),
+        "the sentence that answers the message: {text}"
     );
     assert_eq!(
         text.matches(WANTS).count(),
@@ -338,18 +342,18 @@ async fn notes_reach_the_prompt_with_their_date_and_source_before_any_nightly_jo
     let recalled = w.memory("node", &sarah).await;
     assert!(recalled["lifecycle"]["access_count"].as_i64().unwrap() >= 1);
 
-    // The same line in every format.
+    // The same in every format.
     let xml = w.ok("/api/context", body("xml")).await;
-    assert!(
-        xml["context"]
-            .as_str()
-            .unwrap()
-            .contains(&format!("<facts>\n    <item>{line}</item>")),
-        "{xml}"
-    );
+    let x = xml["context"].as_str().unwrap();
+    assert!(x.contains(&format!("<said>\n    <item>{header}")), "{x}");
+    assert!(x.contains(&format!("\n      {WANTS}")), "{x}");
     let js = w.ok("/api/context", body("json")).await;
     let parsed: Value = serde_json::from_str(js["context"].as_str().unwrap()).unwrap();
-    assert_eq!(parsed["facts"][0], json!(line), "{parsed}");
+    let group = parsed["said"][0].as_str().unwrap();
+    assert!(
+        group.starts_with(&header) && group.contains(&format!("\n{WANTS}")),
+        "{parsed}"
+    );
     assert_eq!(answer["memories"], xml["memories"]);
     assert_eq!(answer["memories"], js["memories"]);
 }
@@ -372,13 +376,11 @@ async fn notes_that_do_not_match_stay_out_and_facts_stay_first() {
         answer["memories"][0],
         json!({ "kind": "fact", "key": fact })
     );
-    assert!(facts.iter().any(|l| l.ends_with(WANTS)), "{text}");
-    let notes: Vec<&&str> = facts.iter().filter(|l| l.contains(" · from ")).collect();
+    let said = section(text, "What was said");
+    assert!(said.iter().any(|l| l.ends_with(WANTS)), "{text}");
     assert!(
-        notes
-            .iter()
-            .all(|l| l.contains("Sarah") || l.contains("Acme")),
-        "only notes that match the message: {text}"
+        !text.contains("Tomatoes") && !text.contains("running shoes"),
+        "nothing that does not match the message: {text}"
     );
 }
 
@@ -408,10 +410,16 @@ async fn the_readme_note_and_its_insight_reach_context(svc: Services, user: Stri
     let answer = context::build(&svc, &ask(README_MESSAGE), None)
         .await
         .unwrap();
-    let line = format!("- {} · from {key}: {WANTS}", day(0).format("%Y-%m-%d"));
+    let header = format!("- {} · text-note · {key}:", day(0).format("%-d %B %Y"));
+    let said = section(&answer.context, "What was said");
     assert_eq!(
-        section(&answer.context, "Facts").first().copied(),
-        Some(line.as_str()),
+        said.first().copied(),
+        Some(header.as_str()),
+        "{}",
+        answer.context
+    );
+    assert!(
+        said.contains(&format!("  {WANTS}").as_str()),
         "{}",
         answer.context
     );
@@ -441,19 +449,24 @@ async fn the_readme_note_and_its_insight_reach_context(svc: Services, user: Stri
     let answer = context::build(&svc, &ask("Who leads the hiring plan due in March?"), None)
         .await
         .unwrap();
+    // Dated by the Source it came from (day 0), not by when it was consolidated.
+    let said = section(&answer.context, "What was said");
     let insight = format!(
-        "- {} · consolidated from 1 Source: Acme's hiring plan is due by March, with Sarah Chen leading it.",
-        day(8).format("%Y-%m-%d")
+        "- {} · consolidated from 1 Source:",
+        day(0).format("%-d %B %Y")
     );
-    assert!(
-        section(&answer.context, "Facts").contains(&insight.as_str()),
+    let at = said
+        .iter()
+        .position(|l| *l == insight)
+        .unwrap_or_else(|| panic!("{insight}: {}", answer.context));
+    assert_eq!(
+        said.get(at + 1).copied(),
+        Some("  Acme's hiring plan is due by March, with Sarah Chen leading it."),
         "{}",
         answer.context
     );
     assert!(
-        !section(&answer.context, "Episodes")
-            .iter()
-            .any(|l| l.contains("Lunch with Sarah")),
+        !answer.context.contains("Lunch with Sarah"),
         "the archived Source itself is not: {}",
         answer.context
     );

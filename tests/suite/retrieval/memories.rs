@@ -68,8 +68,9 @@ async fn context_for(svc: &Services, user: &str, message: &str) -> String {
     built.context
 }
 
-/// What was noted about Sarah is found at once, by explore and by context, with its date
-/// and its Source; so is a fact taken from a Source. Nothing nightly has run.
+/// What was noted about Sarah is found at once, by explore and by context, with its
+/// Source and when it was said (the Source's day, 99 days back, not the day it was
+/// noted); so is a fact taken from a Source. Nothing nightly has run.
 async fn notes_and_facts_are_found_with_their_date_and_source(
     svc: Services,
     user: String,
@@ -107,23 +108,33 @@ async fn notes_and_facts_are_found_with_their_date_and_source(
         "returned counts as recalled"
     );
 
-    let day = now().format("%Y-%m-%d");
+    assert_eq!(
+        wants.said_at.date_naive(),
+        (now() - chrono::Duration::days(99)).date_naive(),
+        "explore says when it was said"
+    );
+    let said = |days: i64| (now() - chrono::Duration::days(days)).format("%-d %B %Y");
     let text = context_for(&svc, &user, "What does Sarah Chen want by March?").await;
+    let header = format!("- {} · text-note · {key}:\n", said(99));
+    let at = text
+        .find(&header)
+        .unwrap_or_else(|| panic!("the Source with when it was said: {text}"));
     assert!(
-        text.contains(&format!("- {day} · from {key}: {WANTS}")),
-        "the note with its date and Source: {text}"
+        text[at..].contains(&format!("  {WANTS}\n")),
+        "the sentence noted, under it: {text}"
     );
     let text = context_for(&svc, &user, "What colour is the garden fence?").await;
     assert!(
         text.contains(&format!(
-            "- {day} · from {garden}: The garden fence is painted green."
+            "- {} · from {garden}: The garden fence is painted green.",
+            said(97)
         )),
-        "the fact with its date and Source: {text}"
+        "the fact with its Source and when that was: {text}"
     );
 }
 
-/// Context quotes the passage of a long chat that answers the message, when the summary
-/// leaves it out.
+/// Context shows the turn of a long chat that answers the message, under the chat, when
+/// the summary leaves it out.
 async fn an_episode_quotes_the_passage_that_answers(svc: Services, user: String, other: String) {
     let small_talk = [
         (
@@ -151,13 +162,17 @@ async fn an_episode_quotes_the_passage_that_answers(svc: Services, user: String,
         source.summary
     );
     let text = context_for(&svc, &user, "Where does Priya's sister Ines live now?").await;
-    let episode = text
-        .lines()
-        .find(|l| l.contains("(conversation)"))
-        .unwrap_or_else(|| panic!("the chat is an episode: {text}"));
+    let at = text
+        .find(&format!(" · conversation · {key}:\n"))
+        .unwrap_or_else(|| panic!("the chat is shown: {text}"));
     assert!(
-        episode.contains('“') && episode.contains("Ines moved to Lisbon"),
-        "{episode}"
+        text[at..]
+            .contains("\n  Priya Patel: My sister Ines moved to Lisbon for a job at the aquarium."),
+        "{text}"
+    );
+    assert!(
+        !text.contains("## Episodes"),
+        "no summary where a turn is shown: {text}"
     );
 }
 

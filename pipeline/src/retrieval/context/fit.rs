@@ -1,16 +1,36 @@
-//! The budget shared between the parts of a context: which share each item draws on,
-//! and what fits ([`fit`]).
+//! The budget: what goes in, in what order it is tried, and how the parts share it.
+//!
+//! The user's profile comes off the top; then the session's latest turns, newest first,
+//! up to half the budget; then the user's confirmed facts. Everything else competes on
+//! one relevance scale: statements of what was said (a Source's lines, notes, an
+//! insight's statements, [`super::said`]), relevant facts, people and topics,
+//! Storylines and the summaries of episodes no line of which is shown. They are taken
+//! best first while they fit, each part at first within its share of what is left
+//! (`retrieval.context_shares`); then, best first again, whatever was left out while
+//! the whole budget allows, so what one part leaves unused goes to the others. A line
+//! next to a chosen one (the question before an answer, the reply after a story) joins
+//! the candidates at [`NEIGHBOUR`] of its neighbour's score. Nothing is cut: an item or
+//! a line fits whole or not at all.
 
-use super::Item;
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashSet};
+
 use super::render::render;
+use super::said::{Pool, normalise};
+use super::{Item, Kept};
+use cosmo_shared::config::ContextShares;
 use cosmo_shared::domain::input::read::ContextFormat;
 use cosmo_shared::llm::estimate_tokens;
 
+/// A line next to a chosen one is worth this share of its score.
+const NEIGHBOUR: f64 = 0.85;
+
 /// The parts of a context, in the order they are rendered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(super) enum Section {
     Profile,
     Facts,
+    Said,
     Entities,
     Storylines,
     Episodes,
@@ -22,6 +42,7 @@ impl Section {
         match self {
             Self::Profile => "About the user",
             Self::Facts => "Facts",
+            Self::Said => "What was said",
             Self::Entities => "People and topics",
             Self::Storylines => "Storylines",
             Self::Episodes => "Episodes",
@@ -33,6 +54,7 @@ impl Section {
         match self {
             Self::Profile => "profile",
             Self::Facts => "facts",
+            Self::Said => "said",
             Self::Entities => "entities",
             Self::Storylines => "storylines",
             Self::Episodes => "episodes",
@@ -40,155 +62,267 @@ impl Section {
         }
     }
 
-    fn share(self) -> Share {
+    /// The share of the budget this section draws on.
+    fn cap(self, shares: &ContextShares) -> f64 {
         match self {
-            Self::Profile => Share::Profile,
-            Self::Facts => Share::Facts,
-            Self::Entities => Share::Entities,
-            Self::Storylines | Self::Episodes => Share::Temporal,
-            Self::Recent => Share::Recent,
+            Self::Facts => shares.facts,
+            Self::Said => shares.evidence,
+            Self::Entities => shares.entities,
+            Self::Storylines | Self::Episodes => shares.temporal,
+            Self::Profile | Self::Recent => 1.0,
         }
     }
 }
 
-/// Which share of the budget an item draws on (the profile comes off the top).
+/// A candidate: a ranked item or a statement of the pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Share {
-    Profile,
-    Facts,
-    Entities,
-    Temporal,
-    Evidence,
-    Recent,
+enum Pick {
+    Item(usize),
+    Statement(usize),
 }
 
-/// What goes in, as rendered items, and whether something was left out. The profile
-/// first; then each item in priority order if it fits in what is left of the budget
-/// and of its share (`shares` of the budget the profile left), an episode first without
-/// its quote; then the quotes, within the evidence share; then, in priority order, what
-/// was left out (items, then quotes) while the whole budget allows: what a share left
-/// unused goes to the rest. An item is never cut: it fits whole or not at all.
+struct Entry {
+    score: f64,
+    pick: Pick,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Best first; ties: statements, then in the order given.
+        let order = |p: Pick| match p {
+            Pick::Statement(i) => (0, std::cmp::Reverse(i)),
+            Pick::Item(i) => (1, std::cmp::Reverse(i)),
+        };
+        self.score
+            .total_cmp(&other.score)
+            .then_with(|| order(other.pick).cmp(&order(self.pick)))
+    }
+}
+
+/// The markdown characters an item, a statement or a section heading adds (exact for
+/// markdown; the other formats are checked once rendered).
+struct Cost<'a> {
+    pool: &'a Pool,
+    sections: HashSet<Section>,
+    groups: HashSet<usize>,
+    chars: u64,
+}
+
+impl Cost<'_> {
+    fn of(&self, section: Section, group: Option<usize>, text: &str) -> u64 {
+        let mut c = 0;
+        if !self.sections.contains(&section) {
+            c += section.title().chars().count() as u64 + 5;
+        }
+        match group {
+            Some(g) => {
+                if !self.groups.contains(&g) {
+                    c += self.pool.groups[g].header.chars().count() as u64 + 4;
+                }
+                c + text.chars().count() as u64 + 3
+            }
+            None => c + text.chars().count() as u64 + 3,
+        }
+    }
+
+    fn add(&mut self, section: Section, group: Option<usize>, chars: u64) {
+        self.sections.insert(section);
+        if let Some(g) = group {
+            self.groups.insert(g);
+        }
+        self.chars += chars;
+    }
+
+    fn tokens(&self) -> u64 {
+        self.chars.div_ceil(4)
+    }
+}
+
+/// What fits of `fixed` (profile, confirmed facts, recent turns, in that order of
+/// priority), `ranked` (relevant facts, nodes, Storylines, episodes, best first) and
+/// the pool's statements; and whether anything relevant was left out.
 pub(super) fn fit(
     format: ContextFormat,
-    items: &[Item],
+    fixed: &[Item],
+    ranked: &[Item],
+    pool: &Pool,
     budget: u64,
-    shares: &cosmo_shared::config::ContextShares,
-) -> (Vec<Item>, bool) {
-    let n = items.len();
-    let (mut kept, mut quoted) = (vec![false; n], vec![false; n]);
-    let compose = |kept: &[bool], quoted: &[bool]| -> Vec<Item> {
-        (0..n)
-            .filter(|&i| kept[i])
-            .map(|i| {
-                let mut item = items[i].clone();
-                match item.quote.take() {
-                    Some(q) if quoted[i] => item.text.push_str(&format!(" — “{q}”")),
-                    _ => {}
-                }
-                item
+    shares: &ContextShares,
+) -> (Kept, bool) {
+    let mut cost = Cost {
+        pool,
+        sections: HashSet::new(),
+        groups: HashSet::new(),
+        chars: 0,
+    };
+    let mut kept = Kept::default();
+    let mut truncated = false;
+    let take_fixed = |kept: &mut Kept, cost: &mut Cost, item: &Item, cap: u64| {
+        let c = cost.of(item.section, None, &item.text);
+        if (cost.chars + c).div_ceil(4) <= cap {
+            cost.add(item.section, None, c);
+            kept.items.push(item.clone());
+            true
+        } else {
+            false
+        }
+    };
+    for item in fixed.iter().filter(|i| i.section == Section::Profile) {
+        truncated |= !take_fixed(&mut kept, &mut cost, item, budget);
+    }
+    // The conversation at hand: its latest turns first, within half the budget, and no
+    // older turn once one is left out.
+    let recent_cap = budget.min(cost.tokens() + budget / 2);
+    let mut recent = Vec::new();
+    for item in fixed.iter().rev().filter(|i| i.section == Section::Recent) {
+        if !take_fixed(&mut Kept::default(), &mut cost, item, recent_cap) {
+            truncated = true;
+            break;
+        }
+        recent.push(item.clone());
+    }
+    recent.reverse();
+    kept.items.extend(recent);
+    for item in fixed.iter().filter(|i| i.section == Section::Facts) {
+        truncated |= !take_fixed(&mut kept, &mut cost, item, budget);
+    }
+
+    // Everything else, by relevance: first within each part's share of what is left,
+    // then whatever still fits.
+    let rest = budget.saturating_sub(cost.tokens()) as f64;
+    let mut score: Vec<f64> = pool.statements.iter().map(|s| s.score).collect();
+    let mut eligible: Vec<bool> = pool.statements.iter().map(|s| s.matched).collect();
+    let mut taken = HashSet::new();
+    let mut spent = std::collections::HashMap::<Section, u64>::new();
+    let mut said: HashSet<String> = HashSet::new();
+    let mut shown_groups: HashSet<usize> = HashSet::new();
+    for capped in [true, false] {
+        let mut heap: BinaryHeap<Entry> = ranked
+            .iter()
+            .enumerate()
+            .map(|(i, item)| Entry {
+                score: item.score,
+                pick: Pick::Item(i),
             })
-            .collect()
-    };
-    let tokens = |kept: &[bool], quoted: &[bool]| {
-        let composed = compose(kept, quoted);
-        estimate_tokens(&render(format, &composed.iter().collect::<Vec<_>>()))
-    };
-    let mut used = 0;
-    for i in 0..n {
-        if items[i].section.share() == Share::Profile {
-            kept[i] = true;
-            let t = tokens(&kept, &quoted);
-            if t <= budget {
-                used = t;
-            } else {
-                kept[i] = false;
+            .chain(
+                (0..pool.statements.len())
+                    .filter(|&i| eligible[i])
+                    .map(|i| Entry {
+                        score: score[i],
+                        pick: Pick::Statement(i),
+                    }),
+            )
+            .filter(|e| !taken.contains(&e.pick))
+            .collect();
+        while let Some(Entry { score: s, pick }) = heap.pop() {
+            if taken.contains(&pick) {
+                continue;
+            }
+            if let Pick::Statement(i) = pick
+                && s < score[i]
+            {
+                continue; // raised since: its better entry is in the heap
+            }
+            let (section, group, text) = match pick {
+                Pick::Item(i) => (ranked[i].section, None, ranked[i].text.as_str()),
+                Pick::Statement(i) => {
+                    let st = &pool.statements[i];
+                    (Section::Said, Some(st.group), st.text.as_str())
+                }
+            };
+            // Said once: a statement already shown, or an episode with lines shown.
+            let repeat = match pick {
+                Pick::Statement(_) => said.contains(&normalise(text)),
+                Pick::Item(i) => ranked[i]
+                    .episode_of
+                    .as_ref()
+                    .is_some_and(|k| pool_group_shown(pool, &shown_groups, k)),
+            };
+            if repeat {
+                taken.insert(pick);
+                continue;
+            }
+            let c = cost.of(section, group, text);
+            let fits = (cost.chars + c).div_ceil(4) <= budget;
+            let within = !capped
+                || (spent.get(&section).copied().unwrap_or(0) + c).div_ceil(4) as f64
+                    <= section.cap(shares) * rest;
+            if !(fits && within) {
+                continue;
+            }
+            cost.add(section, group, c);
+            *spent.entry(section).or_default() += c;
+            taken.insert(pick);
+            match pick {
+                Pick::Item(i) => kept.items.push(ranked[i].clone()),
+                Pick::Statement(i) => {
+                    said.insert(normalise(text));
+                    shown_groups.insert(pool.statements[i].group);
+                    kept.statements.push(i);
+                    for n in neighbours(pool, i) {
+                        let raised = NEIGHBOUR * score[i];
+                        if !taken.contains(&Pick::Statement(n)) && raised > score[n] {
+                            score[n] = raised;
+                            eligible[n] = true;
+                            heap.push(Entry {
+                                score: raised,
+                                pick: Pick::Statement(n),
+                            });
+                        } else if !eligible[n] && !taken.contains(&Pick::Statement(n)) {
+                            eligible[n] = true;
+                            heap.push(Entry {
+                                score: score[n],
+                                pick: Pick::Statement(n),
+                            });
+                        }
+                    }
+                }
             }
         }
     }
-    // The conversation at hand, after the profile: its latest turns first, within half
-    // the budget, and no older turn once one is left out.
-    let recent_cap = budget.min(used + budget / 2);
-    for i in (0..n)
-        .rev()
-        .filter(|&i| items[i].section == Section::Recent)
-    {
-        kept[i] = true;
-        let t = tokens(&kept, &quoted);
-        if t <= recent_cap {
-            used = t;
-        } else {
-            kept[i] = false;
+    // An episode whose lines came in after it: the lines say more.
+    kept.items.retain(|item| {
+        item.episode_of
+            .as_ref()
+            .is_none_or(|k| !pool_group_shown(pool, &shown_groups, k))
+    });
+    truncated |= ranked.len() + eligible.iter().filter(|e| **e).count() > taken.len();
+    // The other formats spend more on markup than markdown: the last chosen go until
+    // the rendering fits.
+    while estimate_tokens(&render(format, &kept, pool)) > budget {
+        truncated = true;
+        if kept.statements.pop().is_none() && kept.items.pop().is_none() {
             break;
         }
     }
-    let rest = budget.saturating_sub(used) as f64;
-    let cap = |share: Share| match share {
-        Share::Profile | Share::Recent => 0.0,
-        Share::Facts => shares.facts * rest,
-        Share::Entities => shares.entities * rest,
-        Share::Temporal => shares.temporal * rest,
-        Share::Evidence => shares.evidence * rest,
-    };
-    let mut spent = std::collections::HashMap::<Share, f64>::new();
-    // Tries one change: kept when the total fits, and within its share when one is given.
-    let mut attempt = |kept: &mut Vec<bool>,
-                       quoted: &mut Vec<bool>,
-                       used: &mut u64,
-                       i: usize,
-                       quote: bool,
-                       share: Option<Share>| {
-        if quote {
-            quoted[i] = true;
-        } else {
-            kept[i] = true;
-        }
-        let t = tokens(kept, quoted);
-        let delta = t.saturating_sub(*used) as f64;
-        let within = share.is_none_or(|s| spent.get(&s).copied().unwrap_or(0.0) + delta <= cap(s));
-        if t <= budget && within {
-            if let Some(s) = share {
-                *spent.entry(s).or_default() += delta;
-            }
-            *used = t;
-        } else if quote {
-            quoted[i] = false;
-        } else {
-            kept[i] = false;
-        }
-    };
-    let share_of = |i: usize| items[i].section.share();
-    for i in (0..n).filter(|&i| !matches!(share_of(i), Share::Profile | Share::Recent)) {
-        attempt(
-            &mut kept,
-            &mut quoted,
-            &mut used,
-            i,
-            false,
-            Some(share_of(i)),
-        );
-    }
-    for i in 0..n {
-        if kept[i] && items[i].quote.is_some() {
-            attempt(
-                &mut kept,
-                &mut quoted,
-                &mut used,
-                i,
-                true,
-                Some(Share::Evidence),
-            );
-        }
-    }
-    for i in (0..n).filter(|&i| !matches!(share_of(i), Share::Profile | Share::Recent)) {
-        if !kept[i] {
-            attempt(&mut kept, &mut quoted, &mut used, i, false, None);
-        }
-    }
-    for i in 0..n {
-        if kept[i] && items[i].quote.is_some() && !quoted[i] {
-            attempt(&mut kept, &mut quoted, &mut used, i, true, None);
-        }
-    }
-    let truncated = (0..n).any(|i| !kept[i] || (items[i].quote.is_some() && !quoted[i]));
-    (compose(&kept, &quoted), truncated)
+    (kept, truncated)
+}
+
+/// Whether a line of the Source `key` is shown.
+fn pool_group_shown(pool: &Pool, shown: &HashSet<usize>, key: &str) -> bool {
+    shown
+        .iter()
+        .any(|&g| pool.groups[g].memory.as_ref().is_some_and(|m| m.key == key))
+}
+
+/// The statements just before and after statement `i` in its origin.
+fn neighbours(pool: &Pool, i: usize) -> Vec<usize> {
+    let s = &pool.statements[i];
+    pool.statements
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.group == s.group && o.order.abs_diff(s.order) == 1)
+        .map(|(k, _)| k)
+        .collect()
 }

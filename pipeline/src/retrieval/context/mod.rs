@@ -1,38 +1,52 @@
-//! `POST /api/context`: the most useful memory for a message, within a token budget, as
-//! markdown, XML or JSON. The owner's profile and confirmed facts come first, then the
-//! facts most relevant to the message, the notes and relationship notes that match it
-//! (each with its date and where it came from: the Source it was taken from, or episodic
-//! consolidation), and the semantic nodes, Storylines and episodes (Sources) most
-//! relevant to it, ranked as explore ranks them; an episode quotes the passage that
-//! matched (at most 300 characters). The budget is shared between facts, people and
-//! topics, temporal context and evidence (`retrieval.context_shares`), what one part
-//! leaves unused going to the others ([`fit`]). An item that does not fit is left out
-//! whole (never cut mid-sentence) and `truncated` says so. With a `session_id`, the
-//! session's latest buffered turns come last as "Recent conversation"
-//! (`cosmo_shared::sessions`); they take what they need of the budget after the profile, up
-//! to half of it, newest first.
+//! `POST /api/context`: the memory that best answers a message, within a token budget,
+//! as markdown, XML or JSON.
+//!
+//! The owner's profile comes first, then the session's latest turns (with a
+//! `session_id`, up to half the budget) and the user's confirmed facts. The rest of the
+//! budget goes to what best answers the message, by one relevance ([`said`], [`fit`]):
+//! what was said — the lines (turns, messages, paragraphs) of the Sources hybrid
+//! retrieval ranks for the message, the notes that match it, the statements of
+//! consolidation insights —, each under its Source or insight with when it was said
+//! and relative times grounded (`yesterday (7 May 2023)`); relevant facts; people and
+//! topics; Storylines; and a summary only for an episode none of whose lines is shown.
+//! A note taken from a line shown is not paid for twice. Each part first takes what fits
+//! in its share (`retrieval.context_shares`), then what one part leaves goes to the
+//! others, while relevant material remains. Nothing is cut mid-line; `truncated` says
+//! whether something relevant was left out.
 
 mod fit;
 mod render;
+mod said;
 #[cfg(test)]
 mod tests;
+
+use std::collections::HashMap;
 
 use serde::Serialize;
 
 use self::fit::{Section, fit};
 use self::render::render;
+use self::said::{FoundNote, FoundSource, Pool, score_of};
 use super::notes::{RankedNote, node_relevance, rank_notes_among};
-use super::rank::SignalHit;
-use super::{
-    Loaded, RetrievalResult, embed_queries, evidence, extract_for_participant, rank_target,
-};
+use super::{Loaded, RetrievalResult, embed_queries, extract_for_participant, rank_target};
 use crate::retrieval::Recall;
 use cosmo_shared::domain::input::read::{ContextFormat, ContextInput};
-use cosmo_shared::domain::{FactFilter, MemoryKind, NoteHit, SearchScope, Target};
+use cosmo_shared::domain::{FactFilter, MemoryKind, SearchScope, Source, Target};
 use cosmo_shared::llm::estimate_tokens;
+use cosmo_shared::llm::time::date;
 
-/// How many relevant memories of each kind are considered.
-const PER_KIND: usize = 8;
+/// Sources whose lines are candidates.
+const SOURCES: usize = 24;
+/// Notes considered.
+const NOTES: usize = 24;
+/// Facts, people and topics, Storylines and episode summaries considered, each.
+const PER_KIND: usize = 6;
+
+/// How much a candidate other than what was said weighs beside a statement of the same
+/// relevance: a node's name and a summary say less than the words themselves.
+const NODE_WEIGHT: f64 = 0.6;
+const STORYLINE_WEIGHT: f64 = 0.6;
+const EPISODE_WEIGHT: f64 = 0.5;
 
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct UsedMemory {
@@ -61,13 +75,35 @@ pub struct Context {
     pub degraded: Option<String>,
 }
 
-#[derive(Clone)]
+/// A candidate other than a statement of what was said.
+#[derive(Debug, Clone)]
 struct Item {
     section: Section,
     text: String,
     memory: Option<UsedMemory>,
-    /// An episode's evidence: the passage it quotes, when it fits.
-    quote: Option<String>,
+    /// 0–1, on the statements' scale.
+    score: f64,
+    /// An episode summary: the Source it summarises (left out when a line of it is shown).
+    episode_of: Option<String>,
+}
+
+impl Item {
+    fn fixed(section: Section, text: String, memory: Option<UsedMemory>) -> Self {
+        Self {
+            section,
+            text,
+            memory,
+            score: 1.0,
+            episode_of: None,
+        }
+    }
+}
+
+/// What fits: items, and the statements of the pool (indexes) in the order chosen.
+#[derive(Debug, Default)]
+struct Kept {
+    items: Vec<Item>,
+    statements: Vec<usize>,
 }
 
 /// Builds the context for one message.
@@ -81,7 +117,7 @@ pub async fn build(
         .budget_tokens
         .unwrap_or(r.retrieval.context_budget_tokens);
     let user = input.user_id.as_str();
-    let mut items = Vec::new();
+    let mut fixed = Vec::new();
 
     // The owner first: their name and what is known of them.
     let full_name = r.directory.user(user).await?.and_then(|u| u.full_name);
@@ -90,19 +126,9 @@ pub async fn build(
         if !owner.description.is_empty() {
             text = format!("{text}: {}", owner.description);
         }
-        items.push(Item {
-            section: Section::Profile,
-            text,
-            memory: None,
-            quote: None,
-        });
+        fixed.push(Item::fixed(Section::Profile, text, None));
     } else if let Some(name) = full_name {
-        items.push(Item {
-            section: Section::Profile,
-            text: name,
-            memory: None,
-            quote: None,
-        });
+        fixed.push(Item::fixed(Section::Profile, name, None));
     }
     // Confirmed facts, always before anything merely relevant.
     let confirmed = r
@@ -118,18 +144,16 @@ pub async fn build(
         )
         .await?;
     for f in &confirmed {
-        items.push(Item {
-            section: Section::Facts,
-            text: fact_line(f),
-            memory: Some(UsedMemory {
+        fixed.push(Item::fixed(
+            Section::Facts,
+            fact_line(f),
+            Some(UsedMemory {
                 kind: MemoryKind::Fact,
                 key: f.fact_id.clone(),
                 note_id: None,
             }),
-            quote: None,
-        });
+        ));
     }
-
     // The session's working memory: its latest turns, as said.
     if let Some(session) = &input.session_id {
         let keep = i64::from(r.keep_turns);
@@ -139,12 +163,11 @@ pub async fn build(
             .await
             .map_err(anyhow::Error::from)?;
         for t in turns {
-            items.push(Item {
-                section: Section::Recent,
-                text: format!("{}: {}", t.speaker, t.text),
-                memory: None,
-                quote: None,
-            });
+            fixed.push(Item::fixed(
+                Section::Recent,
+                format!("{}: {}", t.speaker, t.text),
+                None,
+            ));
         }
     }
 
@@ -161,8 +184,6 @@ pub async fn build(
     )
     .await?;
     let queries = embedded.queries;
-    let mut shown_sources = Vec::new();
-    // Nodes are ranked once: for their own items and for ranking the notes.
     let nodes = rank_target(r, &scope, Target::Node, &queries, PER_KIND).await?;
     let notes = distinct_notes(
         rank_notes_among(
@@ -170,107 +191,145 @@ pub async fn build(
             &scope,
             &[input.message.as_str()],
             &node_relevance(&nodes),
-            2 * PER_KIND,
+            2 * NOTES,
         )
         .await?,
     );
-    let mut nodes = Some(nodes);
-    for (target, section) in [
-        (Target::Fact, Section::Facts),
-        (Target::Node, Section::Entities),
-        (Target::Storyline, Section::Storylines),
-        (Target::Source, Section::Episodes),
-    ] {
-        let found = if target == Target::Node {
-            // The notes that match the message come after the relevant facts.
-            for n in &notes {
-                items.push(Item {
-                    section: Section::Facts,
-                    text: note_line(&n.note),
-                    memory: Some(UsedMemory {
-                        kind: n.note.owner_kind,
-                        key: n.note.owner_key.clone(),
-                        note_id: Some(n.note.note_id.clone()),
-                    }),
-                    quote: None,
-                });
+    let sources = rank_target(r, &scope, Target::Source, &queries, SOURCES).await?;
+    let facts = rank_target(r, &scope, Target::Fact, &queries, PER_KIND).await?;
+    let storylines = rank_target(r, &scope, Target::Storyline, &queries, PER_KIND).await?;
+
+    // The other candidates, as they read, each with its relevance against the best of
+    // its kind, its weight, and whether retrieval found it on more than one weak signal.
+    let mut others: Vec<Other> = Vec::new();
+    let rel = |list: &[(f64, super::Why, Loaded)]| {
+        let best = list.iter().map(|(s, _, _)| *s).fold(0.0, f64::max);
+        move |s: f64| {
+            if best > 0.0 {
+                (s / best).clamp(0.0, 1.0)
+            } else {
+                0.0
             }
-            nodes.take().unwrap_or_default()
-        } else {
-            rank_target(r, &scope, target, &queries, PER_KIND).await?
-        };
-        // A returned Source shows the passage that matched: the evidence, not only a
-        // summary that may not mention what was asked.
-        let sources: Vec<(&str, &[SignalHit])> = found
-            .iter()
-            .filter_map(|(_, why, item)| match item {
-                Loaded::Source(s) => Some((s.entity_key.as_str(), why.signals.as_slice())),
-                _ => None,
-            })
-            .collect();
-        let mut evidence = evidence::passages_of(r, &sources, &queries).await?;
-        for (_, _, item) in found {
-            let mut quoted = None;
-            let (kind, key, text) = match item {
-                Loaded::Fact(f) if f.confirmed => continue,
-                Loaded::Fact(f) => (MemoryKind::Fact, f.fact_id.clone(), fact_line(&f)),
-                Loaded::Node(n) if n.is_owner => continue,
-                Loaded::Node(n) => {
-                    let what = n
-                        .identity
-                        .entity_type
-                        .clone()
-                        .unwrap_or_else(|| n.identity.kind.to_string());
-                    let text = if n.description.is_empty() {
-                        format!("{} ({what})", n.name)
-                    } else {
-                        format!("{} ({what}): {}", n.name, n.description)
-                    };
-                    (MemoryKind::Node, n.entity_key, text)
-                }
-                Loaded::Storyline(s) => (MemoryKind::Storyline, s.storyline_id, s.description),
-                Loaded::Source(s) => {
-                    let text = format!(
-                        "{} ({}{}): {}",
-                        s.event_time().format("%Y-%m-%d"),
-                        s.source_type,
-                        s.context_type
-                            .as_deref()
-                            .map(|c| format!(", {c}"))
-                            .unwrap_or_default(),
-                        s.summary
-                    );
-                    if let Some(p) = evidence.remove(&s.entity_key)
-                        && !already_said(&p.text, &s.summary, &items)
-                    {
-                        quoted = Some(quote(&p.text));
-                    }
-                    let key = s.entity_key.clone();
-                    shown_sources.push(*s);
-                    (MemoryKind::Source, key, text)
-                }
-                Loaded::Macro(_) => continue,
-            };
-            if text.trim().is_empty() {
-                continue;
-            }
-            items.push(Item {
-                section,
-                text,
-                memory: Some(UsedMemory {
-                    kind,
-                    key,
-                    note_id: None,
-                }),
-                quote: quoted,
+        }
+    };
+    let fact_rel = rel(&facts);
+    for (s, why, item) in &facts {
+        if let Loaded::Fact(f) = item
+            && !f.confirmed
+        {
+            others.push(Other {
+                words: f.text.clone(),
+                item: other(Section::Facts, fact_line(f), MemoryKind::Fact, &f.fact_id),
+                relevance: fact_rel(*s),
+                weight: 1.0,
+                strong: strong(why),
             });
         }
     }
+    let node_rel = rel(&nodes);
+    for (s, why, item) in &nodes {
+        if let Loaded::Node(n) = item
+            && !n.is_owner
+        {
+            let what = n
+                .identity
+                .entity_type
+                .clone()
+                .unwrap_or_else(|| n.identity.kind.to_string());
+            let text = if n.description.is_empty() {
+                format!("{} ({what})", n.name)
+            } else {
+                format!("{} ({what}): {}", n.name, n.description)
+            };
+            others.push(Other {
+                words: text.clone(),
+                item: other(Section::Entities, text, MemoryKind::Node, &n.entity_key),
+                relevance: node_rel(*s),
+                weight: NODE_WEIGHT,
+                strong: strong(why),
+            });
+        }
+    }
+    let storyline_rel = rel(&storylines);
+    for (s, why, item) in &storylines {
+        if let Loaded::Storyline(st) = item
+            && !st.description.trim().is_empty()
+        {
+            others.push(Other {
+                words: st.description.clone(),
+                item: other(
+                    Section::Storylines,
+                    st.description.clone(),
+                    MemoryKind::Storyline,
+                    &st.storyline_id,
+                ),
+                relevance: storyline_rel(*s),
+                weight: STORYLINE_WEIGHT,
+                strong: strong(why),
+            });
+        }
+    }
+    let source_rel = rel(&sources);
+    let found: Vec<(&Source, f64, &[super::rank::SignalHit])> = sources
+        .iter()
+        .filter_map(|(s, why, item)| match item {
+            Loaded::Source(src) => Some((&**src, source_rel(*s), why.signals.as_slice())),
+            _ => None,
+        })
+        .collect();
+    let strong_sources: Vec<bool> = sources.iter().map(|(_, why, _)| strong(why)).collect();
+    for ((src, relevance, _), strong_source) in found.iter().zip(&strong_sources).take(PER_KIND) {
+        if src.summary.trim().is_empty() {
+            continue;
+        }
+        let mut item = other(
+            Section::Episodes,
+            format!(
+                "{} ({}): {}",
+                date(src.event_time().date_naive()),
+                src.source_type,
+                src.summary
+            ),
+            MemoryKind::Source,
+            &src.entity_key,
+        );
+        item.episode_of = Some(src.entity_key.clone());
+        others.push(Other {
+            words: src.summary.clone(),
+            item,
+            relevance: *relevance,
+            weight: EPISODE_WEIGHT,
+            strong: *strong_source,
+        });
+    }
 
-    let (kept, truncated) = fit(input.format, &items, budget, &r.retrieval.context_shares);
-    let kept: Vec<&Item> = kept.iter().collect();
-    let context = render(input.format, &kept);
-    let memories: Vec<UsedMemory> = kept.iter().filter_map(|i| i.memory.clone()).collect();
+    let pool = pool_of(r, &found, &notes, &others, &queries).await?;
+    let (pool, ranked) = pool;
+    let (kept, truncated) = fit(
+        input.format,
+        &fixed,
+        &ranked,
+        &pool,
+        budget,
+        &r.retrieval.context_shares,
+    );
+    let context = render(input.format, &kept, &pool);
+    let mut memories: Vec<UsedMemory> = Vec::new();
+    let mut used = |m: Option<&UsedMemory>| {
+        if let Some(m) = m
+            && !memories.contains(m)
+        {
+            memories.push(m.clone());
+        }
+    };
+    for item in &kept.items {
+        used(item.memory.as_ref());
+    }
+    for &i in &kept.statements {
+        let st = &pool.statements[i];
+        used(pool.groups[st.group].memory.as_ref());
+        used(st.memory.as_ref());
+    }
 
     // What was used counts as recalled: a note as its node or relationship, once.
     for (kind, mut keys) in super::by_kind(
@@ -283,9 +342,14 @@ pub async fn build(
         keys.dedup();
         super::record_access(r, kind, &keys).await?;
     }
-    let used_sources: Vec<&cosmo_shared::domain::Source> = shown_sources
+    let used_sources: Vec<&Source> = found
         .iter()
-        .filter(|s| memories.iter().any(|m| m.key == s.entity_key))
+        .map(|(s, _, _)| *s)
+        .filter(|s| {
+            memories
+                .iter()
+                .any(|m| m.kind == MemoryKind::Source && m.key == s.entity_key)
+        })
         .collect();
     extract_for_participant(r, user, &used_sources, request_id).await;
 
@@ -301,40 +365,129 @@ pub async fn build(
     })
 }
 
-/// The best `PER_KIND` notes, one per text and origin: a sentence noted on each node it
+/// A candidate other than a statement, before it is scored.
+struct Other {
+    item: Item,
+    /// Its words, scored against the message (not the dates it is shown with).
+    words: String,
+    /// Against the best of its kind, 0–1.
+    relevance: f64,
+    /// What it weighs beside a statement.
+    weight: f64,
+    /// Retrieval found it relevant on its own ([`strong`]): it may come in without
+    /// sharing a word with the message.
+    strong: bool,
+}
+
+/// Relevant enough to show without a word of the message in what it shows: the store's
+/// full-text search matched it (its other fields, its keywords), it is linked to the
+/// nodes the message names, or it is like the message (a cosine of [`LIKE`] or more).
+/// A faint likeness alone is not enough: every memory has some.
+fn strong(why: &super::Why) -> bool {
+    why.signals.iter().any(|h| match h.signal {
+        super::rank::Signal::Vector => h.score >= LIKE,
+        _ => true,
+    })
+}
+
+/// The cosine from which a memory is like the message.
+const LIKE: f64 = 0.5;
+
+fn other(section: Section, text: String, kind: MemoryKind, key: &str) -> Item {
+    Item {
+        section,
+        text,
+        memory: Some(UsedMemory {
+            kind,
+            key: key.to_owned(),
+            note_id: None,
+        }),
+        score: 0.0,
+        episode_of: None,
+    }
+}
+
+/// The pool of statements, and the other candidates scored on its scale, best first.
+/// Reads the Sources of the notes retrieval did not return (their dates and types).
+async fn pool_of(
+    r: &Recall<'_>,
+    found: &[(&Source, f64, &[super::rank::SignalHit])],
+    notes: &[RankedNote],
+    others: &[Other],
+    queries: &[super::Query],
+) -> RetrievalResult<(Pool, Vec<Item>)> {
+    let mut wanted: Vec<String> = notes
+        .iter()
+        .flat_map(|n| n.note.source_id.iter().chain(&n.note.derived_from))
+        .filter(|k| !found.iter().any(|(s, _, _)| &s.entity_key == *k))
+        .cloned()
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let metas: HashMap<String, cosmo_shared::domain::SourceMeta> = if wanted.is_empty() {
+        HashMap::new()
+    } else {
+        r.graph
+            .views
+            .source_metas(&wanted)
+            .await?
+            .into_iter()
+            .map(|m| (m.entity_key.clone(), m))
+            .collect()
+    };
+    let best_note = notes.iter().map(|n| n.score).fold(0.0, f64::max);
+    let found_notes: Vec<FoundNote<'_>> = notes
+        .iter()
+        .map(|n| FoundNote {
+            note: &n.note,
+            relevance: if best_note > 0.0 {
+                n.score / best_note
+            } else {
+                0.0
+            },
+        })
+        .collect();
+    let found_sources: Vec<FoundSource<'_>> = found
+        .iter()
+        .map(|(source, relevance, signals)| FoundSource {
+            source,
+            relevance: *relevance,
+            signals,
+        })
+        .collect();
+    let texts: Vec<&str> = others.iter().map(|o| o.words.as_str()).collect();
+    let (pool, matches) = said::pool(&found_sources, &found_notes, &metas, &texts, queries);
+    let mut ranked: Vec<Item> = others
+        .iter()
+        .zip(matches)
+        .filter(|(o, text)| *text > 0.0 || o.strong)
+        .map(|(o, text)| Item {
+            score: o.weight * score_of(text, o.relevance),
+            ..o.item.clone()
+        })
+        .filter(|i| i.score > 0.0)
+        .collect();
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
+    Ok((pool, ranked))
+}
+
+/// The best [`NOTES`] notes, one per text and origin: a sentence noted on each node it
 /// names (and on the relationship between them) is shown once, where it ranks best.
 fn distinct_notes(ranked: Vec<RankedNote>) -> Vec<RankedNote> {
     let mut seen = std::collections::HashSet::new();
     ranked
         .into_iter()
         .filter(|n| seen.insert((n.note.text.trim().to_lowercase(), n.note.source_id.clone())))
-        .take(PER_KIND)
+        .take(NOTES)
         .collect()
 }
 
-/// A note as context shows it: its date, what it is about (unless the text names it),
-/// where it came from (the Source it was taken from, or consolidation), and its text.
-/// `2026-03-02 · from <source key>: Sarah Chen wants the hiring plan done by March.`
-fn note_line(n: &NoteHit) -> String {
-    let mut line = n.date_added.format("%Y-%m-%d").to_string();
-    if !n.owner.is_empty() && !n.text.to_lowercase().contains(&n.owner.to_lowercase()) {
-        line.push_str(" · ");
-        line.push_str(&n.owner);
-    }
-    match (&n.source_id, n.derived_from.len()) {
-        (Some(source), _) => line.push_str(&format!(" · from {source}")),
-        (None, 0) => line.push_str(" · consolidated"),
-        (None, 1) => line.push_str(" · consolidated from 1 Source"),
-        (None, k) => line.push_str(&format!(" · consolidated from {k} Sources")),
-    }
-    format!("{line}: {}", n.text)
-}
-
-/// A fact as context shows it, like a note: since when it holds, whether the user
-/// confirmed it, the Source it came from (none when it was told through the API), and
-/// its text. `2026-03-02 · confirmed · from <source key>: Alex is allergic to peanuts`
+/// A fact as context shows it: when it was said (the latest Source it cites, else when
+/// it was told), whether the user confirmed it, the Source it came from (none when it
+/// was told through the API), and its text.
+/// `2 March 2026 · confirmed · from <source key>: Alex is allergic to peanuts`
 fn fact_line(f: &cosmo_shared::domain::Fact) -> String {
-    let mut line = f.valid_from.format("%Y-%m-%d").to_string();
+    let mut line = date(f.said_at.date_naive());
     if f.confirmed {
         line.push_str(" · confirmed");
     }
@@ -348,30 +501,4 @@ fn fact_line(f: &cosmo_shared::domain::Fact) -> String {
         )),
     }
     format!("{line}: {}", f.text)
-}
-
-/// Whether every line and sentence of `passage` is already in the summary or in an
-/// item of the context (a note taken from it, say): quoting it again would only spend
-/// the budget.
-fn already_said(passage: &str, summary: &str, items: &[Item]) -> bool {
-    passage
-        .lines()
-        .flat_map(|l| l.split_inclusive(['.', '!', '?']))
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .all(|s| summary.contains(s) || items.iter().any(|i| i.text.contains(s)))
-}
-
-/// Longest passage quoted in an episode, in characters.
-const QUOTE_CHARS: usize = 300;
-
-/// A passage on one line, cut at a word boundary after [`QUOTE_CHARS`] characters.
-fn quote(passage: &str) -> String {
-    let one_line = passage.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() <= QUOTE_CHARS {
-        return one_line;
-    }
-    let cut: String = one_line.chars().take(QUOTE_CHARS).collect();
-    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
-    format!("{cut}…")
 }

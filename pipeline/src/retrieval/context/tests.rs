@@ -1,48 +1,84 @@
+use super::said::{Group, Statement};
 use super::*;
+use cosmo_shared::config::ContextShares;
 
-fn item(section: Section, text: &str) -> Item {
+fn item(section: Section, text: &str, score: f64) -> Item {
     Item {
         section,
         text: text.into(),
         memory: None,
-        quote: None,
+        score,
+        episode_of: None,
     }
 }
 
-fn note(text: &str, owner: &str, source: Option<&str>, derived: usize) -> NoteHit {
-    NoteHit {
-        note_id: "n1".into(),
-        text: text.into(),
-        owner_kind: MemoryKind::Node,
-        owner_key: "k".into(),
-        owner: owner.into(),
-        about: vec!["k".into()],
-        source_id: source.map(Into::into),
-        date_added: chrono::DateTime::parse_from_rfc3339("2026-11-02T10:00:00Z")
-            .unwrap()
-            .into(),
-        said_at: chrono::DateTime::parse_from_rfc3339("2026-11-02T10:00:00Z")
-            .unwrap()
-            .into(),
-        added_by: "alex".into(),
-        score: 1.0,
-        derived_from: (0..derived).map(|i| format!("s{i}")).collect(),
+fn at(s: &str) -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::parse_from_rfc3339(s).unwrap().to_utc()
+}
+
+/// One Source per entry of `sources`, its lines scored as given (`None`: a line that
+/// matched nothing).
+fn pool(sources: &[&[(&str, Option<f64>)]]) -> Pool {
+    let mut p = Pool::default();
+    for (g, lines) in sources.iter().enumerate() {
+        p.groups.push(Group {
+            header: format!("{} May 2023 · conversation · source-{g}", g + 1),
+            when: at("2023-05-01T10:00:00Z") + chrono::Duration::days(g as i64),
+            memory: Some(UsedMemory {
+                kind: MemoryKind::Source,
+                key: format!("source-{g}"),
+                note_id: None,
+            }),
+        });
+        for (order, (text, score)) in lines.iter().enumerate() {
+            p.statements.push(Statement {
+                group: g,
+                order,
+                text: (*text).into(),
+                score: score.unwrap_or(0.05),
+                matched: score.is_some(),
+                memory: None,
+            });
+        }
     }
+    p
+}
+
+fn shown(kept: &Kept, p: &Pool) -> Vec<String> {
+    let mut s: Vec<String> = kept
+        .statements
+        .iter()
+        .map(|&i| p.statements[i].text.clone())
+        .collect();
+    s.sort();
+    s
 }
 
 #[test]
 fn the_recent_conversation_keeps_its_latest_turns_within_half_the_budget() {
-    let shares = cosmo_shared::config::ContextShares::default();
-    let mut items = vec![item(Section::Profile, "Alex Johnson")];
+    let mut fixed = vec![item(Section::Profile, "Alex Johnson", 1.0)];
     for i in 1..=12 {
-        items.push(item(
+        fixed.push(item(
             Section::Recent,
             &format!("user: turn {i:02} of a conversation about the garden plan"),
+            1.0,
         ));
     }
-    items.push(item(Section::Facts, "2026-11-02: Alex likes tea."));
-    let (kept, truncated) = fit(ContextFormat::Markdown, &items, 100, &shares);
+    let ranked = vec![item(
+        Section::Facts,
+        "2 November 2026: Alex likes tea.",
+        0.5,
+    )];
+    let (kept, truncated) = fit(
+        ContextFormat::Markdown,
+        &fixed,
+        &ranked,
+        &Pool::default(),
+        100,
+        &ContextShares::default(),
+    );
     let recent: Vec<&str> = kept
+        .items
         .iter()
         .filter(|i| i.section == Section::Recent)
         .map(|i| i.text.as_str())
@@ -55,45 +91,160 @@ fn the_recent_conversation_keeps_its_latest_turns_within_half_the_budget() {
         .map(|i| format!("user: turn {i:02} of a conversation about the garden plan"))
         .collect();
     assert_eq!(recent, expected);
-    let rendered = render(ContextFormat::Markdown, &kept.iter().collect::<Vec<_>>());
+    let rendered = render(ContextFormat::Markdown, &kept, &Pool::default());
     assert!(rendered.ends_with(&format!("- {}\n", expected.last().unwrap())));
     assert!(
-        kept.iter().any(|i| i.section == Section::Facts),
-        "memory keeps a share"
+        kept.items.iter().any(|i| i.section == Section::Facts),
+        "memory keeps its part"
     );
 }
 
 #[test]
-fn a_note_line_has_its_date_subject_and_origin() {
-    let wants = "Sarah Chen wants the hiring plan done by March.";
-    assert_eq!(
-        note_line(&note(wants, "Sarah Chen", Some("src-1"), 0)),
-        format!("2026-11-02 · from src-1: {wants}")
+fn the_budget_goes_to_what_was_said_while_relevant_lines_remain() {
+    let p = pool(&[
+        &[
+            (
+                "Maya: we adopted a rescue pup, his name is Biscuit",
+                Some(0.9),
+            ),
+            ("Leo: what kind is he??", None),
+            ("Maya: mostly beagle, two years old", None),
+            ("Leo: anyway how was work", None),
+        ],
+        &[
+            ("Maya: Biscuit ate half a sock last night", Some(0.7)),
+            ("Leo: oh no", None),
+        ],
+        &[("Maya: the weather is nice", None)],
+    ]);
+    let ranked = vec![item(
+        Section::Episodes,
+        "1 May 2023 (conversation): Greetings.",
+        0.2,
+    )];
+    let (kept, truncated) = fit(
+        ContextFormat::Markdown,
+        &[],
+        &ranked,
+        &p,
+        2000,
+        &ContextShares::default(),
     );
-    assert_eq!(
-        note_line(&note(
-            "Runs the hiring plan.",
-            "Sarah Chen",
-            Some("src-1"),
-            0
-        )),
-        "2026-11-02 · Sarah Chen · from src-1: Runs the hiring plan."
+    let lines = shown(&kept, &p);
+    // The matching lines, and beside them the question and answer around them, but
+    // not what matched nothing and lies beside nothing chosen.
+    for want in [
+        "Maya: we adopted a rescue pup, his name is Biscuit",
+        "Leo: what kind is he??",
+        "Maya: mostly beagle, two years old",
+        "Maya: Biscuit ate half a sock last night",
+        "Leo: oh no",
+    ] {
+        assert!(lines.iter().any(|l| l == want), "{want}: {lines:?}");
+    }
+    assert!(!lines.iter().any(|l| l.contains("weather")), "{lines:?}");
+    let text = render(ContextFormat::Markdown, &kept, &p);
+    assert!(
+        text.starts_with(
+            "## What was said\n- 1 May 2023 · conversation · source-0:\n  Maya: we adopted"
+        ),
+        "oldest origin first, its lines in order: {text}"
     );
-    assert_eq!(
-        note_line(&note("Sarah plans zorblax.", "Sarah Chen", None, 3)),
-        "2026-11-02 · Sarah Chen · consolidated from 3 Sources: Sarah plans zorblax."
+    assert!(!truncated || kept.items.is_empty());
+
+    // A tight budget keeps the best line whole and says something was left out.
+    let (tight, truncated) = fit(
+        ContextFormat::Markdown,
+        &[],
+        &ranked,
+        &p,
+        32,
+        &ContextShares::default(),
     );
-    assert_eq!(
-        note_line(&note("Likes tea.", "Sarah Chen", None, 0)),
-        "2026-11-02 · Sarah Chen · consolidated: Likes tea."
+    assert!(truncated);
+    let text = render(ContextFormat::Markdown, &tight, &p);
+    assert!(text.contains("his name is Biscuit"), "{text}");
+    assert!(estimate_tokens(&text) <= 32);
+}
+
+#[test]
+fn a_summary_only_for_an_episode_with_no_line_shown() {
+    let p = pool(&[&[("Maya: Biscuit ate half a sock", Some(0.9))]]);
+    let mut with_lines = item(
+        Section::Episodes,
+        "1 May 2023 (conversation): The sock.",
+        0.4,
     );
+    with_lines.episode_of = Some("source-0".into());
+    let mut without = item(Section::Episodes, "2 May 2023 (conversation): Lisbon.", 0.3);
+    without.episode_of = Some("source-9".into());
+    let (kept, _) = fit(
+        ContextFormat::Markdown,
+        &[],
+        &[with_lines, without],
+        &p,
+        2000,
+        &ContextShares::default(),
+    );
+    let episodes: Vec<&str> = kept
+        .items
+        .iter()
+        .filter(|i| i.section == Section::Episodes)
+        .map(|i| i.text.as_str())
+        .collect();
+    assert_eq!(episodes, ["2 May 2023 (conversation): Lisbon."]);
+}
+
+#[test]
+fn every_format_holds_the_same_memory_within_the_budget() {
+    let p = pool(&[&[
+        ("Maya: we adopted a rescue pup <Biscuit> & a cat", Some(0.9)),
+        ("Leo: what kind is he??", None),
+    ]]);
+    let fixed = vec![item(Section::Profile, "Maya Lopez", 1.0)];
+    let ranked = vec![item(Section::Entities, "Biscuit (pet)", 0.3)];
+    for budget in [2000, 40] {
+        let mut shown_by: Vec<Vec<String>> = Vec::new();
+        for format in [
+            ContextFormat::Markdown,
+            ContextFormat::Xml,
+            ContextFormat::Json,
+        ] {
+            let (kept, _) = fit(
+                format,
+                &fixed,
+                &ranked,
+                &p,
+                budget,
+                &ContextShares::default(),
+            );
+            let text = render(format, &kept, &p);
+            assert!(estimate_tokens(&text) <= budget, "{format:?}: {text}");
+            if budget == 2000 {
+                assert!(text.contains("Maya Lopez") && text.contains("Biscuit (pet)"));
+                match format {
+                    ContextFormat::Xml => {
+                        assert!(text.contains("&lt;Biscuit&gt; &amp; a cat"), "{text}")
+                    }
+                    ContextFormat::Json => {
+                        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+                        assert_eq!(v["profile"], serde_json::json!(["Maya Lopez"]));
+                        assert!(v["said"][0].as_str().unwrap().contains("what kind"));
+                    }
+                    ContextFormat::Markdown => {}
+                }
+            }
+            shown_by.push(shown(&kept, &p));
+        }
+        if budget == 2000 {
+            assert!(shown_by.windows(2).all(|w| w[0] == w[1]), "{shown_by:?}");
+        }
+    }
 }
 
 #[test]
 fn a_fact_line_has_its_date_and_origin() {
-    let at = chrono::DateTime::parse_from_rfc3339("2026-11-02T10:00:00Z")
-        .unwrap()
-        .into();
+    let at = at("2023-05-08T10:00:00Z");
     let mut f = cosmo_shared::domain::Fact {
         fact_id: "f1".into(),
         user_id: "alex".into(),
@@ -103,9 +254,9 @@ fn a_fact_line_has_its_date_and_origin() {
         value: None,
         said_at: at,
         is_active: true,
-        valid_from: at,
+        valid_from: at + chrono::Duration::days(400),
         valid_to: None,
-        confirmed: true,
+        confirmed: false,
         supersedes: None,
         about: Vec::new(),
         source_keys: Vec::new(),
@@ -116,120 +267,16 @@ fn a_fact_line_has_its_date_and_origin() {
             at,
         ),
     };
+    assert_eq!(fact_line(&f), "8 May 2023: Alex is allergic to peanuts");
+    f.confirmed = true;
+    f.source_keys = vec!["s1".into()];
     assert_eq!(
         fact_line(&f),
-        "2026-11-02 · confirmed: Alex is allergic to peanuts"
+        "8 May 2023 · confirmed · from s1: Alex is allergic to peanuts"
     );
-    f.confirmed = false;
-    f.source_keys = vec!["src-1".into()];
+    f.source_keys.push("s2".into());
     assert_eq!(
         fact_line(&f),
-        "2026-11-02 · from src-1: Alex is allergic to peanuts"
+        "8 May 2023 · confirmed · from s1 and 1 more Source: Alex is allergic to peanuts"
     );
-    f.source_keys.push("src-2".into());
-    assert_eq!(
-        fact_line(&f),
-        "2026-11-02 · from src-1 and 1 more Source: Alex is allergic to peanuts"
-    );
-}
-
-#[test]
-fn quotes_are_one_line_and_cut_at_a_word() {
-    assert_eq!(
-        quote("Maya: we adopted\n a dog."),
-        "Maya: we adopted a dog."
-    );
-    let long = "word ".repeat(100);
-    let q = quote(&long);
-    assert!(
-        q.ends_with("word…") && q.chars().count() <= QUOTE_CHARS + 1,
-        "{q}"
-    );
-}
-
-/// `n` items of a section, each about 100 characters (25 tokens).
-fn many(section: Section, n: usize, quote: bool) -> Vec<Item> {
-    (0..n)
-        .map(|i| Item {
-            quote: quote.then(|| format!("passage {i} {}", "q".repeat(90))),
-            ..item(section, &format!("{section:?} {i} {}", "x".repeat(90)))
-        })
-        .collect()
-}
-
-fn count(kept: &[Item], section: Section) -> usize {
-    kept.iter().filter(|i| i.section == section).count()
-}
-
-#[test]
-fn every_part_gets_its_share_of_a_tight_budget() {
-    let mut items = vec![item(Section::Profile, "Ann Lee")];
-    items.extend(many(Section::Facts, 20, false));
-    items.extend(many(Section::Entities, 20, false));
-    items.extend(many(Section::Episodes, 20, true));
-    let shares = cosmo_shared::config::ContextShares::default();
-    let (kept, truncated) = fit(ContextFormat::Markdown, &items, 400, &shares);
-    assert!(truncated);
-    let tokens = estimate_tokens(&render(
-        ContextFormat::Markdown,
-        &kept.iter().collect::<Vec<_>>(),
-    ));
-    assert!(tokens <= 400, "{tokens}");
-    assert_eq!(count(&kept, Section::Profile), 1, "the profile comes first");
-    // Facts come first in priority but take about 40 %, not the whole budget.
-    let (facts, entities, episodes) = (
-        count(&kept, Section::Facts),
-        count(&kept, Section::Entities),
-        count(&kept, Section::Episodes),
-    );
-    assert!((5..=8).contains(&facts), "facts {facts}");
-    assert!((3..=6).contains(&entities), "entities {entities}");
-    assert!(episodes >= 3, "episodes {episodes}");
-    let quoted = kept.iter().filter(|i| i.text.contains('“')).count();
-    assert!(quoted >= 1, "the evidence share quotes a passage");
-    assert!(
-        quoted < episodes,
-        "but not every one: {quoted} of {episodes}"
-    );
-}
-
-#[test]
-fn what_a_part_leaves_unused_goes_to_the_rest() {
-    let facts = many(Section::Facts, 30, false);
-    let shares = cosmo_shared::config::ContextShares::default();
-    let (kept, _) = fit(ContextFormat::Markdown, &facts, 400, &shares);
-    // Nothing else wants the budget: facts take nearly all of it, not 40 %.
-    assert!(count(&kept, Section::Facts) >= 13, "{}", kept.len());
-
-    // An episode whose quote does not fit is kept without it.
-    let mut items = many(Section::Episodes, 1, true);
-    items[0].quote = Some("q".repeat(2000));
-    let (kept, truncated) = fit(ContextFormat::Markdown, &items, 100, &shares);
-    assert_eq!(kept.len(), 1);
-    assert!(!kept[0].text.contains('“') && truncated);
-
-    // Everything fits: everything is in, quotes too, and nothing is truncated.
-    let mut items = many(Section::Facts, 2, false);
-    items.extend(many(Section::Episodes, 2, true));
-    let (kept, truncated) = fit(ContextFormat::Markdown, &items, 4000, &shares);
-    assert_eq!(kept.len(), 4);
-    assert_eq!(kept.iter().filter(|i| i.text.contains('“')).count(), 2);
-    assert!(!truncated);
-}
-
-#[test]
-fn renders_sections_in_priority_order_in_every_format() {
-    let a = item(Section::Episodes, "2026-11-10 (meeting): a <b> & c");
-    let b = item(Section::Profile, "Ann Lee");
-    let items = [&a, &b];
-    let md = render(ContextFormat::Markdown, &items);
-    assert!(
-        md.starts_with("## About the user\n- Ann Lee\n\n## Episodes\n"),
-        "{md}"
-    );
-    let xml = render(ContextFormat::Xml, &items);
-    assert!(xml.contains("<item>2026-11-10 (meeting): a &lt;b&gt; &amp; c</item>"));
-    let js: serde_json::Value = serde_json::from_str(&render(ContextFormat::Json, &items)).unwrap();
-    assert_eq!(js["profile"][0], "Ann Lee");
-    assert!(render(ContextFormat::Json, &[]).is_empty());
 }
