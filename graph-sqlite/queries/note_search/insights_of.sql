@@ -1,5 +1,5 @@
 -- The live insights of user $1 derived from the Sources in $2 (JSON), on its nodes
--- archived or not, with every Source each was derived from; $3 now, $4 the insight author.
+-- archived or not, with every Source each was derived from: $3 is now, $4 the insight author.
 SELECT DISTINCT n.owner_kind, n.owner_key, n.note_id, n.text, n.added_by, n.source_id,
        n.date_added, coalesce(n.said_at, n.date_added) AS said_at, 0.0 AS score,
        o.name AS node_name, NULL AS from_key, NULL AS from_name, NULL AS relationship_type,
