@@ -42,11 +42,16 @@ async fn remove_expired(
     remove: &'static Statement,
     now: DateTime<Utc>,
     budget: usize,
+    key_space: &str,
 ) -> GraphResult<usize> {
     if budget == 0 {
         return Ok(0);
     }
-    let q = find.bind().p("now", now).p("limit", int(budget));
+    let q = find
+        .bind()
+        .p("now", now)
+        .p("limit", int(budget))
+        .p("key_space", key_space);
     let expired = txn_rows(txn, q.query()?)
         .await?
         .iter()
@@ -123,6 +128,7 @@ impl ConsolidationStore for Neo4jGraph {
                     &mt::REMOVE_NODE_NOTES,
                     now,
                     limit,
+                    self.key_space.as_deref().unwrap_or(""),
                 )
                 .await?;
                 let on_relationships = remove_expired(
@@ -131,6 +137,7 @@ impl ConsolidationStore for Neo4jGraph {
                     &mt::REMOVE_RELATIONSHIP_NOTES,
                     now,
                     limit.saturating_sub(on_nodes),
+                    self.key_space.as_deref().unwrap_or(""),
                 )
                 .await?;
                 Ok(on_nodes + on_relationships)
@@ -142,7 +149,10 @@ impl ConsolidationStore for Neo4jGraph {
     }
 
     async fn count_expired_notes(&self, now: DateTime<Utc>) -> GraphResult<u64> {
-        let q = mt::COUNT_EXPIRED_NOTES.bind().p("now", now);
+        let q = mt::COUNT_EXPIRED_NOTES
+            .bind()
+            .p("now", now)
+            .p("key_space", self.key_space.as_deref().unwrap_or(""));
         let rows = self.rows(q.query()?).await?;
         let expired = rows.first().map_or(Ok(0), |r| int_column(r, "expired"))?;
         Ok(expired.max(0) as u64)

@@ -15,11 +15,14 @@ fn pass_name(nights: &str) -> String {
     }
 }
 
-/// The rows of `embeddings` (the baseline's: `-`), in the order they ran.
+/// The rows of `embeddings` in the order they ran: Cosmo's with the default settings,
+/// or the baseline's (`-`: it has no embeddings and no settings either).
 fn of<'a>(rows: &'a [Row], embeddings: &str) -> impl Iterator<Item = &'a Row> {
     let embeddings = embeddings.to_owned();
-    rows.iter()
-        .filter(move |r| s(r, "config") == "default" && s(r, "embeddings") == embeddings)
+    rows.iter().filter(move |r| {
+        let config = s(r, "config");
+        s(r, "embeddings") == embeddings && (config == "default" || embeddings == "-")
+    })
 }
 
 pub fn section(

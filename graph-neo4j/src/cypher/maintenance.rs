@@ -64,14 +64,16 @@ pub const CONSOLIDATE_RELATIONSHIP: Statement = statement!(
     "consolidation/relationship.cypher",
     [rel_key, description, notes_embedding, at]
 );
-pub const EXPIRED_NODE_NOTES: Statement =
-    statement!("consolidation/expired_node_notes.cypher", [now, limit]);
+pub const EXPIRED_NODE_NOTES: Statement = statement!(
+    "consolidation/expired_node_notes.cypher",
+    [now, limit, key_space]
+);
 pub const EXPIRED_RELATIONSHIP_NOTES: Statement = statement!(
     "consolidation/expired_relationship_notes.cypher",
-    [now, limit]
+    [now, limit, key_space]
 );
 pub const COUNT_EXPIRED_NOTES: Statement =
-    statement!("consolidation/count_expired_notes.cypher", [now]);
+    statement!("consolidation/count_expired_notes.cypher", [now, key_space]);
 pub const REMOVE_NODE_NOTES: Statement = statement!(
     "consolidation/remove_node_notes.cypher",
     [rows, now],
