@@ -1,10 +1,12 @@
 //! Merging names that mean the same candidate: the majority classification of each
 //! name, one-word names folded into the full names they stand for ("Sarah" → "Sarah
-//! Chen", "Acme" → "Acme Corp"), speaker labels kept out of Entities, and first, last
-//! and suffix-less names added as aliases when no other candidate shares them.
+//! Chen", "Acme" → "Acme Corp", "Mel" → the speaker Melanie), speaker labels kept out of
+//! Entities, and first, last and suffix-less names added as aliases when no other
+//! candidate shares them.
 
 use std::collections::{HashMap, HashSet};
 
+use super::cues;
 use super::lexicon::ORG_SUFFIXES;
 use super::names::Found;
 use super::people::{Book, Candidate};
@@ -60,6 +62,7 @@ impl Book {
                         w.last().map(|l| l.to_lowercase()) == Some(word.clone())
                     })
                 })
+                .or_else(|| self.fuller_form(i, &word))
             } else {
                 self.unique_person(i, |w| w.iter().any(|p| p.to_lowercase() == word))
                     .or_else(|| self.unique_longer_entity(i))
@@ -85,6 +88,18 @@ impl Book {
             .filter(|&j| self.items[j].aliases[0].len() >= 2 && test(&self.items[j].aliases[0]))
             .collect();
         (hits.len() == 1).then(|| hits[0])
+    }
+
+    /// The one person whose first name `word` shortens ("Mel" for Melanie, "Kate" for
+    /// Katherine Ross), when one of the two speaks in the text: a speaker called by a
+    /// short form, or a short-named speaker whose full name the text gives.
+    fn fuller_form(&self, i: usize, word: &str) -> Option<usize> {
+        let hits: Vec<usize> = (0..self.items.len())
+            .filter(|&j| j != i && self.items[j].alive && self.items[j].kind == NodeKind::Person)
+            .filter(|&j| cues::is_short_form(word, &self.items[j].aliases[0][0].to_lowercase()))
+            .collect();
+        let speaks = |j: usize| self.items[i].speaker || self.items[j].speaker;
+        (hits.len() == 1 && speaks(hits[0])).then(|| hits[0])
     }
 
     fn unique_longer_entity(&self, i: usize) -> Option<usize> {
