@@ -48,6 +48,7 @@ impl Book {
                 }
             }
         }
+        self.name_people_in_full();
         for i in 0..self.items.len() {
             if !self.items[i].alive || self.items[i].aliases[0].len() != 1 {
                 continue;
@@ -80,6 +81,31 @@ impl Book {
             }
         }
         self.add_short_aliases();
+    }
+
+    /// "Lena Hoffmann", with no cue of its own, is a person when the text calls a person
+    /// Lena: a full name whose first word is a one-word person's name.
+    fn name_people_in_full(&mut self) {
+        let people: Vec<String> = self
+            .candidates()
+            .filter(|c| c.kind == NodeKind::Person && c.aliases[0].len() == 1)
+            .map(|c| c.aliases[0][0].to_lowercase())
+            .collect();
+        for c in self.items.iter_mut().filter(|c| c.alive) {
+            let ws = &c.aliases[0];
+            let plain = ws
+                .iter()
+                .all(|w| w.chars().all(|ch| ch.is_alphabetic() || ch == '-'));
+            if c.kind == NodeKind::Entity
+                && c.entity_type == Some("other")
+                && (2..=3).contains(&ws.len())
+                && plain
+                && people.contains(&ws[0].to_lowercase())
+            {
+                c.kind = NodeKind::Person;
+                c.entity_type = None;
+            }
+        }
     }
 
     fn unique_person(&self, skip: usize, test: impl Fn(&[String]) -> bool) -> Option<usize> {

@@ -100,7 +100,11 @@ pub fn classify(
         || PLACES.contains(joined.as_str())
         || KNOWN_ORGS.contains(joined.as_str())
         || KNOWN_PRODUCTS.contains(joined.as_str());
-    if around.opens && n == 1 && !(known || acronym || camel || evidence.mid.contains(first)) {
+    // A sentence's first word is grammar unless the text names it elsewhere or a verb
+    // only people or animals do follows it ("Nacho chewed my shoes").
+    let acts = (cues::is_subject_verb(next) || cues::is_pet_act(next)) && !cues::is_relation(first);
+    let named = known || acronym || camel || evidence.mid.contains(first) || acts;
+    if around.opens && n == 1 && !named {
         return None;
     }
     let name = words.join(" ");
@@ -128,6 +132,24 @@ pub fn classify(
     if suffixed || (ORG_HEADS.contains(first) && lower.iter().any(|w| w == "of")) {
         return entity("organization", 7.0);
     }
+    // What the words around it say first: a pet or a work ("playing Stardew Valley").
+    if cues::is_pet_noun(prev1) || around.named_after(cues::is_pet_noun) {
+        return entity("pet", 8.0);
+    }
+    // Cared for, doing what animals do, taken to the vet.
+    let to_vet = next == "to" && cues::is_pet_place(next3);
+    if !given && (cues::is_pet_care(prev1) || cues::is_pet_act(next) || to_vet) {
+        return entity("pet", 7.0);
+    }
+    let work_after = cues::is_work_noun(next) && !cues::is_work_noun(prev1);
+    let listened = prev1 == "to" && cues::is_listening(prev2);
+    if cues::is_work_verb(prev1) || work_after || listened || around.named_after(cues::is_work_noun)
+    {
+        return entity("work", 7.5);
+    }
+    if around.quoted && !given {
+        return entity("work", 6.5);
+    }
     if PLACES.contains(joined.as_str()) || (n >= 2 && PLACE_WORDS.contains(last)) {
         return entity("place", 6.0);
     }
@@ -144,41 +166,34 @@ pub fn classify(
         return entity("project", 6.0);
     }
 
-    // What the words around it say: a pet, a work or a person by relation, strongest.
-    if cues::is_pet_noun(prev1) || around.named_after(cues::is_pet_noun) {
-        return entity("pet", 8.0);
-    }
-    // Cared for, doing what animals do, taken to the vet.
-    let to_vet = next == "to" && cues::is_pet_place(next3);
-    if cues::is_pet_care(prev1) || cues::is_pet_act(next) || to_vet {
-        return entity("pet", 7.0);
-    }
-    let work_after = cues::is_work_noun(next) && !cues::is_work_noun(prev1);
-    let listened = prev1 == "to" && cues::is_listening(prev2);
-    if cues::is_work_verb(prev1) || work_after || listened || around.named_after(cues::is_work_noun)
-    {
-        return entity("work", 7.5);
-    }
-    if around.quoted && !given {
-        return entity("work", 6.5);
-    }
     if cues::is_relation(prev1) || around.named_after(cues::is_relation) {
         return person(7.5);
     }
     if TITLES.contains(prev1.as_str()) && name_like {
         return person(7.0);
     }
-    // "the Harry Potter books", "an Apex Legends match": people rarely take an article.
-    if matches!(prev1.as_str(), "the" | "a" | "an") && n >= 2 {
+    if cues::is_org_noun(prev1) || around.named_after(cues::is_org_noun) {
+        return entity("organization", 6.5);
+    }
+    if cues::is_product_noun(next) {
+        return entity("product", 6.0);
+    }
+    // "the Harry Potter books", "the Northbeam demo": people rarely take an article.
+    let article = matches!(prev1.as_str(), "the" | "a" | "an");
+    if article && n >= 2 {
         return entity("other", 6.5);
     }
-    // Addressed ("Thanks, Nate") or the subject of a person's verb; weaker: after an
-    // opening interjection ("Anytime Nate", but also "Woah, Lisbon looks great").
+    if article && !given && !next.is_empty() && !cues::is_subject_verb(next) {
+        return entity("other", 5.2);
+    }
+    // Addressed ("Thanks, Nate", "Nate and I"); weaker: the subject of a person's verb
+    // ("Nate said", but also "Northbeam wants") or after an opening interjection
+    // ("Anytime Nate", but also "Woah, Lisbon looks great").
     let person_cue = text::listed(prev1, PERSON_BEFORE)
-        || cues::is_subject_verb(next)
         || (next == "and" && matches!(next2.as_str(), "i" | "me"));
-    let weak_person_cue =
-        (n >= 2 && text::listed(prev1, WEAK_PERSON_BEFORE)) || (around.after_lead && n <= 2);
+    let weak_person_cue = (n >= 2 && text::listed(prev1, WEAK_PERSON_BEFORE))
+        || cues::is_subject_verb(next)
+        || (around.after_lead && n <= 2);
     if given && name_like {
         return person(if person_cue || weak_person_cue {
             7.0

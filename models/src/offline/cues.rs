@@ -28,7 +28,7 @@ const RELATIONS: &str = "friend friends buddy pal bestie bff sister sisters brot
     nephew grandma grandpa granny grandmother grandfather grandson granddaughter boss manager \
     colleague coworker co-worker teammate roommate flatmate housemate neighbor neighbour mentor \
     mentee teacher coach classmate therapist doctor nurse tutor student intern assistant \
-    landlord client recruiter";
+    landlord recruiter";
 
 pub fn is_relation(word: &str) -> bool {
     listed(word, RELATIONS)
@@ -41,6 +41,25 @@ const PETS: &str = "dog dogs doggo doggy pup puppy puppies cat cats kitty kitten
 
 pub fn is_pet_noun(word: &str) -> bool {
     listed(word, PETS)
+}
+
+/// Nouns before a name (often in apposition) that make it an organisation ("the
+/// recruiting agency, Talentbridge", "our vendor Acme").
+const ORG_NOUNS: &str = "company companies firm startup start-up agency vendor supplier \
+    employer competitor brand charity nonprofit non-profit nonprofit organisation organization \
+    lab manufacturer retailer publisher distributor contractor subcontractor consultancy bakery \
+    restaurant cafe café shop store gym hospital clinic school university college church";
+
+pub fn is_org_noun(word: &str) -> bool {
+    listed(word, ORG_NOUNS)
+}
+
+/// Nouns right after a name that make it a product ("the Atlas beta", "the Nimbus app").
+const PRODUCT_AFTER: &str = "beta app apps release releases version versions api sdk platform \
+    plugin dashboard feature features rollout integration firmware";
+
+pub fn is_product_noun(word: &str) -> bool {
+    listed(word, PRODUCT_AFTER)
 }
 
 /// Verbs of caring for an animal before its name ("walked Max", "fed Luna").

@@ -46,13 +46,17 @@ impl Evidence {
     }
 }
 
-/// Lower-case words seen capitalised somewhere other than the start of a sentence (for
-/// [`Evidence::mid`]); a word after an opening interjection counts ("Woohoo Melanie").
+/// Lower-case words seen capitalised somewhere other than the start of a sentence, first
+/// in their run of capitals (for [`Evidence::mid`]); a word after the sentence's first
+/// counts ("Woohoo Melanie").
 pub fn mid_sentence_capitals(sentences: &[&str]) -> HashSet<String> {
     let mut seen = HashSet::new();
     for sentence in sentences {
-        for token in text::tokens(sentence).iter().skip(1) {
-            if is_capitalised(token.text) {
+        let tokens = text::tokens(sentence);
+        for (i, token) in tokens.iter().enumerate().skip(1) {
+            // The first word of a run: "Half" in "the City Half Marathon" is no name.
+            let starts_run = i == 1 || !is_capitalised(tokens[i - 1].text);
+            if is_capitalised(token.text) && starts_run {
                 seen.insert(text::norm(token.text));
             }
         }
@@ -118,9 +122,10 @@ fn split_run(tokens: &[Token<'_>], start: usize, end: usize) -> Vec<(usize, usiz
     let mut part_start = start;
     for i in start..=end {
         let breaks = i == end || {
+            // Inside a run, a general word is a title's ("Stranger Things").
             let lower = text::norm(tokens[i].text);
-            let never_a_name =
-                NON_NAMES.contains(lower.as_str()) || STOPWORDS.contains(lower.as_str());
+            let never_a_name = NON_NAMES.contains(lower.as_str())
+                || (i == part_start && STOPWORDS.contains(lower.as_str()));
             (never_a_name || TITLES.contains(lower.as_str()))
                 && !text::listed(tokens[i].text, CONNECTORS)
         };
