@@ -1,8 +1,9 @@
 //! `cosmo-bench graph`: the People and Entities the offline model puts in the graph,
 //! against a gold list. Two corpora: generated conversations ([`corpus`]: several
 //! speakers, people with aliases, places, organisations, works, pets and events, with
-//! interjections before names and titles at the start of sentences) and a hand-checked
-//! sample of real-looking text ([`sample`]: an email, a Slack thread, a meeting). Each
+//! interjections before names and titles at the start of sentences), a hand-checked
+//! sample of real-looking text ([`sample`]: an email, a Slack thread, a meeting) and a
+//! second one written after the rules were tuned ([`heldout`]: a chat, a Slack thread). Each
 //! Source goes the pipeline's way (render, clean a transcript, extract, the
 //! confidence/subpoint filter) and is scored by [`score`]. Prints a `graph` line per
 //! corpus and a `graph_type` line per corpus and entity type; [`section`] writes them
@@ -18,6 +19,7 @@ use cosmo_shared::llm::{EntityExtractor, ExtractedEntity, ExtractionContext, Sou
 use crate::harness::Line;
 
 pub mod corpus;
+pub mod heldout;
 mod lines;
 pub mod sample;
 pub mod score;
@@ -75,6 +77,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     for (name, docs) in [
         ("generated", corpus::generate(args.conversations)),
         ("sample", sample::docs()),
+        ("heldout", heldout::docs()),
     ] {
         let mut tally = score::Tally::default();
         for doc in &docs {

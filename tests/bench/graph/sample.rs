@@ -233,20 +233,20 @@ pub fn docs() -> Vec<Doc> {
     vec![email(), slack(), meeting()]
 }
 
-fn person(name: &str, aliases: &[&str]) -> GoldPerson {
+pub fn person(name: &str, aliases: &[&str]) -> GoldPerson {
     GoldPerson {
         name: name.into(),
         aliases: aliases.iter().map(|a| (*a).to_owned()).collect(),
     }
 }
 
-fn entity(name: &str, entity_type: &'static str) -> GoldEntity {
+pub fn entity(name: &str, entity_type: &'static str) -> GoldEntity {
     GoldEntity {
         name: name.into(),
         entity_type,
     }
 }
 
-fn names(list: &str) -> Vec<String> {
+pub fn names(list: &str) -> Vec<String> {
     list.split('|').map(str::to_owned).collect()
 }
