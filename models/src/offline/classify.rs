@@ -95,6 +95,10 @@ pub fn classify(
     if (acronym && COMMON_ACRONYMS.contains(first)) || (n == 1 && words[0].chars().count() < 2) {
         return None;
     }
+    // "Mom", "Grandpa", "my Boss": a kinship or role word, capitalised, is no name.
+    if n == 1 && cues::is_relation(first) {
+        return None;
+    }
     let given = evidence.is_given_name(first);
     let known = given
         || PLACES.contains(joined.as_str())

@@ -16,9 +16,25 @@ const LEADS: &str = "woohoo woo wooo hoo yay yippee hooray hurray woah whoa wow 
     call text invite message ping wish give send hug tag greetings hugs kudos props shoutout \
     ayy ayyy yess yes no hmm um uh er honestly seriously anyway btw also plus";
 
-/// A capitalised word that opens a sentence before a name but is not part of it.
+/// A capitalised word that opens a sentence before a name but is not part of it,
+/// stretched or not ("Wowww", "Heyyy", "Sooo").
 pub fn is_lead(word: &str) -> bool {
-    listed(word, LEADS)
+    listed(word, LEADS) || listed(&squeeze(word, 1), LEADS) || listed(&squeeze(word, 2), LEADS)
+}
+
+/// `word` with every run of a repeated letter cut to `max`.
+fn squeeze(word: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut run = 0;
+    let mut last = None;
+    for c in word.chars() {
+        run = if Some(c) == last { run + 1 } else { 1 };
+        last = Some(c);
+        if run <= max {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Nouns after which a name is a person ("my friend Sam", "her boss, Dana").

@@ -158,10 +158,10 @@ enum Draft {
 pub fn lines(cast: &Cast, rng: &mut StdRng) -> Vec<String> {
     let fill = |t: &str, x: &str| t.replace("{x}", x).replace("{k}", cast.pet_kind);
     let mut draw = |intro: &[&'static str], rest: &[&'static str], x: &str, n: usize| {
-        let first = fill(*intro.choose(rng).expect("templates"), x);
+        let first = fill(intro.choose(rng).expect("templates"), x);
         let mut block = vec![Draft::Said(first.clone())];
         let more: Vec<&&str> = rest.choose_multiple(rng, rest.len()).collect();
-        for t in more.into_iter().map(|t| fill(*t, x)) {
+        for t in more.into_iter().map(|t| fill(t, x)) {
             if block.len() == n {
                 break;
             }

@@ -97,6 +97,27 @@ fn entities_are_typed_by_the_words_around_them() {
 }
 
 #[test]
+fn stretched_interjections_and_kinship_words_are_not_people() {
+    let ctx = ExtractionContext {
+        source_type: Some(SourceType::Conversation),
+        owner_name: None,
+        speakers: vec!["Joanna".into(), "Nate".into()],
+    };
+    let text = "Joanna: Wowww Nate, you finished the marathon!\n\
+        Nate: Haha thanks! Mom drove me to the start line.\n\
+        Joanna: Heyyy Nate, did Mom cry at the finish line?\n\
+        Nate: Mom cried, Dad laughed. My Grandma filmed everything for the family.\n\
+        Joanna: Sooo Nate, when is the next marathon?";
+    let all = extract::extract(text, &ctx);
+    assert_eq!(people(&all), vec!["Joanna", "Nate"], "{all:#?}");
+    assert!(
+        !all.iter()
+            .any(|e| ["Mom", "Dad", "Grandma"].contains(&e.name.as_str())),
+        "{all:#?}"
+    );
+}
+
+#[test]
 fn unknown_names_are_typed_by_their_cues() {
     let ctx = ExtractionContext::default();
     let text = "We finally moved to Tarvik in May. I work at Quillon now. \
