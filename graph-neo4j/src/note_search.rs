@@ -18,7 +18,7 @@ use cosmo_core::graph::{GraphError, GraphResult, NoteSearchStore};
 use neo4rs::{BoltType, Row};
 
 use super::Neo4jGraph;
-use super::bolt::{Props, column, int, opt, string_column};
+use super::bolt::{Props, column, int, list, opt, string_column};
 use super::cypher::notes as nx;
 use super::decode;
 use super::episodic::SYSTEM_AUTHOR;
@@ -310,6 +310,51 @@ impl NoteSearchStore for Neo4jGraph {
         });
         hits.truncate(limit);
         Ok(hits.into_iter().map(|(h, _)| h).collect())
+    }
+
+    async fn insights_of(
+        &self,
+        user_id: &str,
+        source_keys: &[String],
+        at: DateTime<Utc>,
+    ) -> GraphResult<Vec<NoteHit>> {
+        if source_keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let q = nx::INSIGHTS_OF
+            .bind()
+            .p("user_id", user_id)
+            .p("source_keys", list(source_keys.iter().map(String::as_str)));
+        let mut hits = Vec::new();
+        for row in self.rows(q.query()?).await? {
+            let owner_key = string_column(&row, "owner_key")?
+                .ok_or_else(|| backend("an owner without a key".into()))?;
+            let owner = string_column(&row, "owner")?.unwrap_or_default();
+            let links = derived_links(&row)?;
+            for note in decode::notes(&Props::from_row(&row, "notes")?)? {
+                let derived_from = sources_of(&note, &links);
+                let live = note.expires_at.is_none_or(|t| t > at);
+                if !live || !derived_from.iter().any(|k| source_keys.contains(k)) {
+                    continue;
+                }
+                hits.push(NoteHit {
+                    note_id: note.note_id,
+                    text: note.text,
+                    owner_kind: MemoryKind::Node,
+                    owner_key: owner_key.clone(),
+                    owner: owner.clone(),
+                    about: vec![owner_key.clone()],
+                    source_id: None,
+                    date_added: note.date_added,
+                    said_at: note.said_at,
+                    added_by: note.added_by,
+                    score: 0.0,
+                    derived_from,
+                });
+            }
+        }
+        hits.sort_by(|a, b| (&a.owner_key, &a.note_id).cmp(&(&b.owner_key, &b.note_id)));
+        Ok(hits)
     }
 }
 

@@ -108,4 +108,23 @@ impl NoteSearchStore for SqliteGraph {
             .await?;
         rows.iter().map(hit).collect()
     }
+
+    async fn insights_of(
+        &self,
+        user_id: &str,
+        source_keys: &[String],
+        at: DateTime<Utc>,
+    ) -> GraphResult<Vec<NoteHit>> {
+        if source_keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query(query_file!("note_search/insights_of.sql"))
+            .bind(user_id)
+            .bind(serde_json::to_string(source_keys).map_err(anyhow::Error::from)?)
+            .bind(micros(at))
+            .bind(SYSTEM_AUTHOR)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(hit).collect()
+    }
 }

@@ -7,7 +7,8 @@
 //! than `episodic_min_age_days` ago) the sessions that share a topic are consolidated,
 //! the other speaker (in every session) makes no cluster, and the run record counts
 //! each archived session once. Reading the archived sessions back does not restore
-//! them. Runs on every graph backend here.
+//! them. After a year of nights the consolidated sessions are still reached, through
+//! the insights that replaced them. Runs on every graph backend here.
 
 use chrono::{DateTime, Duration, Utc};
 use cosmo_pipeline::retrieval::Exploration;
@@ -365,6 +366,46 @@ async fn backfilled_history(svc: Services, owner: String, melanie: String) {
     );
     let again = w.night(8).await;
     assert_eq!((again.examined, again.archived), (0, 0));
+
+    // A year of nights nobody asks in: everything decays, the extraction's notes expire.
+    // Each consolidated session is still reached by a question about it, through the
+    // insight that replaced it; the last three, made core by the questions asked about
+    // them above, stay and are found as themselves.
+    for n in 9..=365 {
+        w.night(n).await;
+    }
+    let states = w.states(&sessions).await;
+    assert_eq!(
+        states,
+        [
+            [MemoryState::Archived; 9].as_slice(),
+            &[MemoryState::Core; 3]
+        ]
+        .concat(),
+        "a year later"
+    );
+    for (k, key) in sessions.iter().enumerate() {
+        let found = w.ask(k, false).await;
+        let returned: Vec<String> = found
+            .sources
+            .unwrap_or_default()
+            .into_iter()
+            .map(|r| r.item.entity_key)
+            .collect();
+        let notes = found.notes.unwrap_or_default();
+        let through_insight = notes
+            .iter()
+            .any(|n| n.source_id.is_none() && n.derived_from.iter().any(|m| &m.entity_key == key));
+        if k <= 8 {
+            assert!(
+                !returned.contains(key) && through_insight,
+                "a year later the {} session is reached through its insight: {notes:#?}",
+                TOPICS[k]
+            );
+        } else {
+            assert!(returned.contains(key), "the {} session", TOPICS[k]);
+        }
+    }
 }
 
 #[tokio::test]

@@ -73,6 +73,7 @@ pub fn all() -> Vec<&'static Statement> {
         search::ALL,
         notes::ALL,
         notes::FILLS,
+        notes::BY_SOURCE,
         facts::ALL,
         erasure::ALL,
         words::ALL,

@@ -39,7 +39,12 @@ pub const FILL_SAID_AT_NODES: Statement = statement!("notes/fill_said_at_nodes.c
 pub const FILL_SAID_AT_RELATIONSHIPS: Statement =
     statement!("notes/fill_said_at_relationships.cypher", [limit]);
 
+/// The insights derived from given Sources (`NoteSearchStore::insights_of`).
+pub const INSIGHTS_OF: Statement = statement!("notes/insights_of.cypher", [user_id, source_keys]);
+
 /// The searches.
 pub const ALL: &[&Statement] = &[&SEARCH_NODES, &SEARCH_RELATIONSHIPS];
+/// The reads by Source.
+pub const BY_SOURCE: &[&Statement] = &[&INSIGHTS_OF];
 /// The data steps.
 pub const FILLS: &[&Statement] = &[&FILL_SAID_AT_NODES, &FILL_SAID_AT_RELATIONSHIPS];

@@ -1,5 +1,6 @@
-//! Extractive summaries for Storylines, Macros, node and relationship descriptions and
-//! insights: the sentences that share the most terms with the rest of the inputs.
+//! Extractive summaries for Storylines, Macros and node and relationship descriptions:
+//! the sentences that share the most terms with the rest of the inputs. An insight is
+//! extractive too, but keeps what each memory said ([`insight`]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -25,7 +26,45 @@ struct Candidate {
     words: Vec<String>,
 }
 
+/// Longest insight, in characters.
+const MAX_INSIGHT_CHARS: usize = 2_000;
+/// Longest statement an insight keeps of one memory, in characters.
+const MAX_STATEMENT_CHARS: usize = 400;
+
+/// The insight of consolidated memories, given one line each (`On 8 May 2023: what
+/// was said`): every memory's own line, in order, each at most
+/// [`MAX_STATEMENT_CHARS`], while the insight stays within [`MAX_INSIGHT_CHARS`] (the
+/// latest memories kept first when it must choose). What the archived memories said,
+/// specific and dated, stays findable by its words: a summary of 1–2 sentences would
+/// keep one memory's words and lose the rest.
+fn insight(inputs: &[String]) -> String {
+    let lines: Vec<String> = inputs
+        .iter()
+        .map(|i| i.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|i| !i.is_empty())
+        .map(|i| text::truncate(&i, MAX_STATEMENT_CHARS))
+        .collect();
+    let mut kept: Vec<&String> = Vec::new();
+    let mut chars = 0;
+    for line in lines.iter().rev() {
+        let len = line.chars().count() + 1;
+        if chars + len > MAX_INSIGHT_CHARS && !kept.is_empty() {
+            break;
+        }
+        chars += len;
+        kept.push(line);
+    }
+    kept.reverse();
+    kept.iter()
+        .map(|l| l.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 pub fn summarize(task: SummaryTask, current: Option<&str>, inputs: &[String]) -> String {
+    if task == SummaryTask::Insight {
+        return insight(inputs);
+    }
     let (min, max) = length(task);
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
@@ -154,7 +193,32 @@ mod tests {
         assert!((2..=4).contains(&count(SummaryTask::Macro)));
         assert_eq!(count(SummaryTask::NodeDescription), 1);
         assert_eq!(count(SummaryTask::RelationshipDescription), 1);
-        assert!((1..=2).contains(&count(SummaryTask::Insight)));
+    }
+
+    #[test]
+    fn an_insight_keeps_what_each_memory_said_in_order() {
+        let dated = vec![
+            "On 8 May 2023: Caroline went to a support group yesterday (7 May 2023).".to_owned(),
+            "On 20 May 2023: Caroline   leads the support group now.".to_owned(),
+        ];
+        assert_eq!(
+            summarize(SummaryTask::Insight, None, &dated),
+            "On 8 May 2023: Caroline went to a support group yesterday (7 May 2023).\n\
+             On 20 May 2023: Caroline leads the support group now."
+        );
+        // Within its length: the latest memories when it must choose, none cut mid-word.
+        let many: Vec<String> = (1..=40)
+            .map(|d| {
+                format!(
+                    "On {d} May 2023: {}",
+                    "something long was said here ".repeat(4)
+                )
+            })
+            .collect();
+        let long = summarize(SummaryTask::Insight, None, &many);
+        assert!(long.chars().count() <= MAX_INSIGHT_CHARS, "{}", long.len());
+        assert!(long.ends_with("was said here") && long.contains("On 40 May"));
+        assert!(!long.contains("On 1 May 2023"));
     }
 
     #[test]

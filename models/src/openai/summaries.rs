@@ -25,8 +25,11 @@ fn instructions(task: SummaryTask) -> &'static str {
             nature and key details, from its current description and notes."
         }
         SummaryTask::Insight => {
-            "Write 1-2 sentences of lasting knowledge that these related memories \
-            add up to: general facts, not a retelling."
+            "These memories are being archived: keep what each one said that a later \
+            question could ask about, one line per memory, in order, starting with its \
+            date as given ('On 8 May 2023: ...'): the specific facts, names, numbers, \
+            places and dates (with relative times such as 'yesterday' resolved), not a \
+            general summary."
         }
     }
 }

@@ -21,9 +21,14 @@ use cosmo_shared::graph::{
 };
 use cosmo_shared::job_runs::RunReport;
 use cosmo_shared::llm::SummaryTask;
+use cosmo_shared::llm::time::{date, ground};
 
 use super::{DryRun, ModelCalls};
 use crate::error::JobResult;
+
+/// An insight is what is left of the Sources it replaced: it does not expire (its node
+/// still decays as any memory does, and the insight keeps standing for its Sources).
+const INSIGHT_LIFETIME: NoteLifetime = NoteLifetime::Forever;
 
 /// Consolidates for `as_of`. The report counts Sources: `examined`, the distinct
 /// Sources of the clusters and the faded ones; `archived` (and `changed`), those this
@@ -52,7 +57,7 @@ pub async fn run<G: EpisodicStore + SemanticStore + ?Sized>(
                 entity_key: cluster.entity_key.clone(),
                 user_id: cluster.user_id.clone(),
                 insight,
-                lifetime: NoteLifetime::Year,
+                lifetime: INSIGHT_LIFETIME,
                 source_keys: cluster
                     .sources
                     .iter()
@@ -90,7 +95,7 @@ pub async fn run<G: EpisodicStore + SemanticStore + ?Sized>(
                     entity_key: cluster.entity_key,
                     user_id: source.user_id.clone(),
                     insight,
-                    lifetime: NoteLifetime::Year,
+                    lifetime: INSIGHT_LIFETIME,
                     source_keys: vec![source.entity_key.clone()],
                     at: as_of,
                 })
@@ -194,10 +199,11 @@ pub async fn preview<G: EpisodicStore + SourceStore + ?Sized>(
     })
 }
 
-/// What the cluster's Sources say about its node, the insight's input: for each Source,
-/// the notes an extraction took from it about the node, else the Source's summary. A
-/// long Source's summary may not mention the node at all, and an insight that does not
-/// could not be found by what it replaced.
+/// What the cluster's Sources said about its node, the insight's input: one line per
+/// Source, dated by when it happened (`On 8 May 2023: …`), holding the notes an
+/// extraction took from it about the node (their relative times grounded), else the
+/// Source's summary. A long Source's summary may not mention the node at all, and an
+/// insight that does not could not be found by what it replaced.
 async fn about_the_node<G: SemanticStore + ?Sized>(
     graph: &G,
     cluster: &SourceCluster,
@@ -211,16 +217,17 @@ async fn about_the_node<G: SemanticStore + ?Sized>(
         .sources
         .iter()
         .map(|s| {
-            let said: Vec<&str> = notes
+            let said: Vec<String> = notes
                 .iter()
                 .filter(|n| n.source_id.as_deref() == Some(s.entity_key.as_str()))
-                .map(|n| n.text.as_str())
+                .map(|n| ground(&n.text, n.said_at))
                 .collect();
-            if said.is_empty() {
-                s.summary.clone()
+            let body = if said.is_empty() {
+                ground(&s.summary, s.event_time)
             } else {
-                said.join("\n")
-            }
+                said.join(" ")
+            };
+            format!("On {}: {body}", date(s.event_time.date_naive()))
         })
         .collect())
 }

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use super::rank::SignalHit;
 use super::views::{
-    Exploration, NESTED, NoteView, Ranked, RelationshipView, SourceView, macro_view, node_view,
-    storyline_view,
+    Exploration, NESTED, NoteView, PassageView, Ranked, RelationshipView, SourceView, macro_view,
+    node_view, storyline_view,
 };
 use super::{
     Loaded, RetrievalResult, Why, embed_queries, evidence, extract_for_participant, key_of, notes,
@@ -16,6 +16,7 @@ use super::{
 use crate::retrieval::Recall;
 use cosmo_shared::domain::input::read::{ExploreInput, Granularity};
 use cosmo_shared::domain::{MemoryKind, SearchScope, Source, Target};
+use cosmo_shared::llm::time::ground;
 
 /// `POST /api/explore`.
 pub async fn explore(
@@ -56,7 +57,9 @@ pub async fn explore(
     };
     match input.granularity {
         Granularity::Micro => {
-            let sources = rank_target(r, &scope, Target::Source, &queries, input.limit).await?;
+            // Archived Sources the queries match are answered by their insights.
+            let (sources, through_archived) =
+                super::archived::rank_sources(r, &scope, &queries, input.limit).await?;
             let nodes = rank_target(r, &scope, Target::Node, &queries, input.limit).await?;
             let facts = rank_target(r, &scope, Target::Fact, &queries, input.limit).await?;
             let shown: Vec<&Source> = sources
@@ -89,7 +92,11 @@ pub async fn explore(
                             state: l.state,
                             salience: l.salience,
                             event_time: s.event_time(),
-                            passage: passages.remove(&s.entity_key),
+                            // Relative times grounded against when it was said.
+                            passage: passages.remove(&s.entity_key).map(|p| PassageView {
+                                text: ground(&p.text, s.event_time()),
+                                ..p
+                            }),
                             content: input.include_content.then(|| s.content.clone()),
                             entity_key: s.entity_key,
                             user_id: s.user_id,
@@ -161,7 +168,8 @@ pub async fn explore(
             );
             out.sources = Some(views);
             out.nodes = Some(node_views);
-            out.notes = Some(explored_notes(r, &scope, input, &node_relevance).await?);
+            out.notes =
+                Some(explored_notes(r, &scope, input, &node_relevance, through_archived).await?);
         }
         Granularity::Meso => {
             let ranked = rank_target(r, &scope, Target::Storyline, &queries, input.limit).await?;
@@ -207,24 +215,28 @@ pub async fn explore(
     Ok(out)
 }
 
-/// The notes matching the queries, with each insight's Sources.
+/// The notes matching the queries, with each insight's Sources, and the insights that
+/// stand for the archived Sources the queries match (`through_archived`), best first.
 async fn explored_notes(
     r: &Recall<'_>,
     scope: &SearchScope,
     input: &ExploreInput,
     node_relevance: &HashMap<String, f64>,
+    through_archived: Vec<notes::RankedNote>,
 ) -> RetrievalResult<Vec<NoteView>> {
     let texts: Vec<&str> = input.queries.iter().map(|q| q.query.as_str()).collect();
+    let mut all =
+        notes::rank_notes_among(r, scope, &texts, node_relevance, input.limit * 4).await?;
+    all.extend(through_archived);
+    all.sort_by(|a, b| b.score.total_cmp(&a.score));
     // A sentence noted from several Sources (or on several nodes) is shown once, where
     // it ranks best.
     let mut seen = std::collections::HashSet::new();
-    let ranked: Vec<notes::RankedNote> =
-        notes::rank_notes_among(r, scope, &texts, node_relevance, input.limit * 4)
-            .await?
-            .into_iter()
-            .filter(|ranked| seen.insert(ranked.note.text.trim().to_lowercase()))
-            .take(input.limit)
-            .collect();
+    let ranked: Vec<notes::RankedNote> = all
+        .into_iter()
+        .filter(|ranked| seen.insert(ranked.note.text.trim().to_lowercase()))
+        .take(input.limit)
+        .collect();
     let derived: Vec<String> = ranked
         .iter()
         .flat_map(|ranked| ranked.note.derived_from.iter().cloned())
@@ -245,8 +257,12 @@ async fn explored_notes(
                     .filter(|m| n.derived_from.contains(&m.entity_key))
                     .cloned()
                     .collect(),
+                text: if n.is_insight() {
+                    n.text.clone()
+                } else {
+                    ground(&n.text, n.said_at)
+                },
                 note_id: n.note_id,
-                text: n.text,
                 owner_kind: n.owner_kind,
                 owner_key: n.owner_key,
                 owner: n.owner,

@@ -23,6 +23,7 @@ use cosmo_shared::telemetry::metrics::{self, Degraded};
 
 mod access;
 pub mod anchor;
+mod archived;
 mod chain;
 pub mod context;
 mod evidence;

@@ -13,5 +13,6 @@ mod explore;
 mod facts;
 mod isolation;
 mod ranking;
+mod said_when;
 mod stats;
 mod world;

@@ -29,4 +29,18 @@ pub trait NoteSearchStore: Send + Sync {
         at: DateTime<Utc>,
         limit: usize,
     ) -> GraphResult<Vec<NoteHit>>;
+
+    /// The live consolidation insights of `user_id` derived from any of these Sources
+    /// (their `derived_from` links by note id; a link recorded before note ids were
+    /// kept counts for every insight on its node), each once, with all the Sources it
+    /// was derived from; ordered by owner key and note id, score 0. How an archived
+    /// Source is still reached: through the insight that replaced it, whether or not
+    /// the node holding the insight has since decayed into the archive (the Source's own
+    /// words matched, not the node).
+    async fn insights_of(
+        &self,
+        user_id: &str,
+        source_keys: &[String],
+        at: DateTime<Utc>,
+    ) -> GraphResult<Vec<NoteHit>>;
 }

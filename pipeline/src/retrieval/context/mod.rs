@@ -185,17 +185,20 @@ pub async fn build(
     .await?;
     let queries = embedded.queries;
     let nodes = rank_target(r, &scope, Target::Node, &queries, PER_KIND).await?;
-    let notes = distinct_notes(
-        rank_notes_among(
-            r,
-            &scope,
-            &[input.message.as_str()],
-            &node_relevance(&nodes),
-            2 * NOTES,
-        )
-        .await?,
-    );
-    let sources = rank_target(r, &scope, Target::Source, &queries, SOURCES).await?;
+    // Archived Sources the message matches are answered by their insights.
+    let (sources, through_archived) =
+        super::archived::rank_sources(r, &scope, &queries, SOURCES).await?;
+    let mut notes = rank_notes_among(
+        r,
+        &scope,
+        &[input.message.as_str()],
+        &node_relevance(&nodes),
+        2 * NOTES,
+    )
+    .await?;
+    notes.extend(through_archived);
+    notes.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let notes = distinct_notes(notes);
     let facts = rank_target(r, &scope, Target::Fact, &queries, PER_KIND).await?;
     let storylines = rank_target(r, &scope, Target::Storyline, &queries, PER_KIND).await?;
 

@@ -310,6 +310,67 @@ pub async fn insight_notes_carry_the_sources_they_were_derived_from(store: &Stor
         archived.lifecycle.state,
         cosmo_shared::domain::MemoryState::Archived
     );
+
+    // Each archived Source leads to the insights derived from it (never to another
+    // user's, never to an extraction's note), each once with all its Sources.
+    let later = t0() + days(20);
+    let of = |keys: Vec<String>| async move {
+        g.insights_of(user, &keys, later)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|h| (h.text, h.derived_from))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        of(vec![s1.clone()]).await,
+        [("Sarah leads the zorblax launch.".to_owned(), want.clone())]
+    );
+    let mut both = of(vec![s1.clone(), s2.clone(), s3.clone()]).await;
+    both.sort();
+    assert_eq!(
+        both,
+        [
+            ("Sarah leads the zorblax launch.".to_owned(), want.clone()),
+            ("Sarah still plans zorblax.".to_owned(), vec![s3.clone()]),
+        ]
+    );
+    assert!(of(Vec::new()).await.is_empty());
+    assert!(
+        g.insights_of(&u.bob, std::slice::from_ref(&s1), later)
+            .await
+            .unwrap()
+            .is_empty(),
+        "not another user's"
+    );
+    // An insight past its lifetime (a year) leads nowhere.
+    assert!(
+        g.insights_of(user, std::slice::from_ref(&s3), t0() + days(12 + 366))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let hit = &g
+        .insights_of(user, std::slice::from_ref(&s3), later)
+        .await
+        .unwrap()[0];
+    assert_eq!(
+        (hit.owner.as_str(), hit.owner_kind, hit.source_id.as_deref()),
+        ("Sarah Chen", MemoryKind::Node, None)
+    );
+    assert_eq!(hit.said_at, t0() + days(2), "said when its Source happened");
+
+    // The node holding the insight decays into the archive too: the insight still
+    // stands for the Sources it replaced.
+    set_lifecycle(g, MemoryKind::Node, &nodes[0], user, |l| {
+        l.state = cosmo_shared::domain::MemoryState::Archived;
+    })
+    .await;
+    assert_eq!(
+        of(vec![s3.clone()]).await,
+        [("Sarah still plans zorblax.".to_owned(), vec![s3.clone()])],
+        "an insight on an archived node"
+    );
 }
 
 pub async fn erasure_takes_notes_out_of_note_search(store: &Store) {
