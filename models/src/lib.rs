@@ -104,7 +104,8 @@ pub struct ExtractedEntity {
     pub kind: NodeKind,
     /// Display name as it appears ("Sarah Chen", "quarterly budget", "Acme Corp").
     pub name: String,
-    /// Entities only: `organization`, `place`, `product`, `project`, `event`, `other`.
+    /// Entities only: `organization`, `place`, `product`, `work` (a book, film, show, game
+    /// or album), `pet`, `project`, `event`, `other`.
     pub entity_type: Option<String>,
     /// 0–10, as the extraction prompt asks.
     pub confidence: f64,

@@ -21,6 +21,8 @@
 //! * `context` — what `context` hands an agent over the same corpus with relative times,
 //!   fresh and after quiet nights, against BM25 over single turns (`context.rs`,
 //!   `context_section.rs`);
+//! * `graph` — the offline model's People and Entities against a gold list, over
+//!   generated conversations and a hand-checked sample (`graph/`);
 //! * `pickup` — enqueue → start between processes (`pickup.rs`);
 //! * `first-run` — README's first command from nothing built (`first_run.rs`).
 //!
@@ -40,6 +42,7 @@ mod decay;
 mod decay_neo4j;
 mod explore;
 mod first_run;
+mod graph;
 mod harness;
 mod ingest;
 mod pickup;
@@ -166,6 +169,8 @@ enum Command {
     Retrieval(retrieval::Args),
     /// What context hands an agent (evidence and answer in it) vs BM25 over turns.
     Context(context::Args),
+    /// People and Entities the offline model keeps, against a gold list.
+    Graph(graph::Args),
     /// Latency from enqueue to a `workers` process starting the job.
     Pickup {
         #[arg(long, default_value_t = 200)]
@@ -267,6 +272,7 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Retrieval(args) => retrieval::run(args).await,
         Command::Context(args) => context::run(args).await,
+        Command::Graph(args) => graph::run(args).await,
         Command::MinilmDir => retrieval::print_model_dir(),
         Command::SlowModel {
             sources,

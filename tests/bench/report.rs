@@ -207,6 +207,11 @@ fn plan(quick: bool) -> Vec<Vec<String>> {
             nights,
         ]);
     }
+    runs.push(if quick {
+        vec!["graph", "--conversations", "10"]
+    } else {
+        vec!["graph"]
+    });
     for (queue, in_process) in [("sqlite", false), ("sqlite", true), ("postgres", false)] {
         let mut run = vec![
             "pickup",

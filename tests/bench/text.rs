@@ -224,6 +224,10 @@ pub fn sections(rows: &BTreeMap<String, Vec<Row>>) -> Vec<(&'static str, String)
                 )
             }),
         ),
+        (
+            "graph",
+            one(&|d| crate::graph::section::section(d, &rows("graph"), &rows("graph_type"))),
+        ),
         ("pickup", one(&|d| sections::pickup(d, &rows("pickup")))),
     ]
 }

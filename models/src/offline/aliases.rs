@@ -1,10 +1,12 @@
 //! Merging names that mean the same candidate: the majority classification of each
 //! name, one-word names folded into the full names they stand for ("Sarah" → "Sarah
-//! Chen", "Acme" → "Acme Corp"), speaker labels kept out of Entities, and first, last
-//! and suffix-less names added as aliases when no other candidate shares them.
+//! Chen", "Acme" → "Acme Corp", "Mel" → the speaker Melanie), speaker labels kept out of
+//! Entities, and first, last and suffix-less names added as aliases when no other
+//! candidate shares them.
 
 use std::collections::{HashMap, HashSet};
 
+use super::cues;
 use super::lexicon::ORG_SUFFIXES;
 use super::names::Found;
 use super::people::{Book, Candidate};
@@ -46,6 +48,7 @@ impl Book {
                 }
             }
         }
+        self.name_people_in_full();
         for i in 0..self.items.len() {
             if !self.items[i].alive || self.items[i].aliases[0].len() != 1 {
                 continue;
@@ -60,6 +63,7 @@ impl Book {
                         w.last().map(|l| l.to_lowercase()) == Some(word.clone())
                     })
                 })
+                .or_else(|| self.fuller_form(i, &word))
             } else {
                 self.unique_person(i, |w| w.iter().any(|p| p.to_lowercase() == word))
                     .or_else(|| self.unique_longer_entity(i))
@@ -79,12 +83,49 @@ impl Book {
         self.add_short_aliases();
     }
 
+    /// "Lena Hoffmann", with no cue of its own, is a person when the text calls a person
+    /// Lena: a full name whose first word is a one-word person's name.
+    fn name_people_in_full(&mut self) {
+        let people: Vec<String> = self
+            .candidates()
+            .filter(|c| c.kind == NodeKind::Person && c.aliases[0].len() == 1)
+            .map(|c| c.aliases[0][0].to_lowercase())
+            .collect();
+        for c in self.items.iter_mut().filter(|c| c.alive) {
+            let ws = &c.aliases[0];
+            let plain = ws
+                .iter()
+                .all(|w| w.chars().all(|ch| ch.is_alphabetic() || ch == '-'));
+            if c.kind == NodeKind::Entity
+                && c.entity_type == Some("other")
+                && (2..=3).contains(&ws.len())
+                && plain
+                && people.contains(&ws[0].to_lowercase())
+            {
+                c.kind = NodeKind::Person;
+                c.entity_type = None;
+            }
+        }
+    }
+
     fn unique_person(&self, skip: usize, test: impl Fn(&[String]) -> bool) -> Option<usize> {
         let hits: Vec<usize> = (0..self.items.len())
             .filter(|&j| j != skip && self.items[j].alive && self.items[j].kind == NodeKind::Person)
             .filter(|&j| self.items[j].aliases[0].len() >= 2 && test(&self.items[j].aliases[0]))
             .collect();
         (hits.len() == 1).then(|| hits[0])
+    }
+
+    /// The one person whose first name `word` shortens ("Mel" for Melanie, "Kate" for
+    /// Katherine Ross), when one of the two speaks in the text: a speaker called by a
+    /// short form, or a short-named speaker whose full name the text gives.
+    fn fuller_form(&self, i: usize, word: &str) -> Option<usize> {
+        let hits: Vec<usize> = (0..self.items.len())
+            .filter(|&j| j != i && self.items[j].alive && self.items[j].kind == NodeKind::Person)
+            .filter(|&j| cues::is_short_form(word, &self.items[j].aliases[0][0].to_lowercase()))
+            .collect();
+        let speaks = |j: usize| self.items[i].speaker || self.items[j].speaker;
+        (hits.len() == 1 && speaks(hits[0])).then(|| hits[0])
     }
 
     fn unique_longer_entity(&self, i: usize) -> Option<usize> {

@@ -20,17 +20,27 @@ pub fn extract(content: &str, context: &ExtractionContext) -> Vec<ExtractedEntit
     let sentences = read(content, context);
     let owner = Owner::new(context.owner_name.as_deref());
     let mut book = Book::new(owner);
-    for speaker in speakers(context, &sentences) {
-        book.add_speaker(&speaker);
+    let speakers = speakers(context, &sentences);
+    for speaker in &speakers {
+        book.add_speaker(speaker);
     }
     let body: Vec<&str> = sentences
         .iter()
         .filter(|s| s.header.is_none())
         .map(|s| s.text.as_str())
         .collect();
-    let seen_mid = names::mid_sentence_capitals(&body);
+    let evidence = names::Evidence {
+        mid: names::mid_sentence_capitals(&body),
+        people: speakers
+            .iter()
+            .map(String::as_str)
+            .chain(context.owner_name.as_deref())
+            .flat_map(str::split_whitespace)
+            .map(text::norm)
+            .collect(),
+    };
     for sentence in &body {
-        for found in names::find(sentence, &seen_mid) {
+        for found in names::find(sentence, &evidence) {
             book.add_found(found);
         }
     }

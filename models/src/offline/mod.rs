@@ -5,8 +5,9 @@
 //!
 //! * [`clean`] — disfluency removal for `Speaker: text` transcripts;
 //! * [`describe`] (with [`tags`]) — extractive summary, keywords and tags;
-//! * [`extract`] (with [`names`], [`people`], [`aliases`], [`mentions`], [`owner`],
-//!   [`concepts`]) — People, Entities and Concepts with confidence and subpoints;
+//! * [`extract`] (with [`names`], [`classify`], [`cues`], [`people`], [`aliases`],
+//!   [`mentions`], [`owner`], [`concepts`]) — People, typed Entities and Concepts with
+//!   confidence and subpoints;
 //! * [`notes`] (with [`targets`], [`relation`], [`lifetime`]) — notes and co-occurrence
 //!   relationships;
 //! * [`summarize`] — extractive Storyline/Macro/description summaries;
@@ -27,8 +28,10 @@ use cosmo_core::domain::SourceType;
 
 pub mod aliases;
 pub mod causes;
+pub mod classify;
 pub mod clean;
 pub mod concepts;
+pub mod cues;
 pub mod describe;
 pub mod embed;
 pub mod extract;

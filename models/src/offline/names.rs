@@ -1,13 +1,12 @@
 //! Finding names in a sentence: runs of capitalised words ("Sarah Chen", "Bank of
-//! America", "Project Atlas"), classified as people, organisations, places, products,
-//! projects or events by lexicons and the words around them.
+//! America", "Project Atlas"), less the words that only open the sentence ("Woohoo
+//! Melanie", "Learning German"), each classified by [`super::classify`].
 
 use std::collections::HashSet;
 
-use super::lexicon::{
-    COMMON_ACRONYMS, EVENT_WORDS, FIRST_NAMES, KNOWN_ORGS, KNOWN_PRODUCTS, NON_NAMES, ORG_HEADS,
-    ORG_SUFFIXES, PLACE_WORDS, PLACES, STOPWORDS, TITLES,
-};
+use super::classify::classify;
+use super::cues;
+use super::lexicon::{FIRST_NAMES, NON_NAMES, STOPWORDS, TITLES};
 use super::text::{self, Token};
 use cosmo_core::domain::NodeKind;
 
@@ -21,26 +20,43 @@ pub struct Found {
     pub strength: f64,
 }
 
-const PERSON_BEFORE: &str = "told tell asked ask met meet thanks thank cc ping pinged call called \
-    email emailed text texted invite invited introduced hired dear hi hey hello congrats \
-    congratulations";
-/// Cues that also precede organisations ("with Acme"): enough only for two-word names.
-const WEAK_PERSON_BEFORE: &str = "with and visited by";
-const PERSON_AFTER: &str = "said says told asked thinks mentioned wants wrote replied suggested \
-    agreed noted explained believes feels promised confirmed argued shared joined";
-const ORG_BEFORE: &str = "at joined joining join from acquired acquire partnering";
-const PRODUCT_BEFORE: &str = "launch launched launching release released releasing using use used \
-    ship shipped shipping adopt adopted migrate migrating install installed upgrade upgraded \
-    deploy deployed try tried bought buy built on";
-const CONNECTORS: &str = "of de van von der da del la di &";
+pub(super) const CONNECTORS: &str = "of de van von der da del la di &";
 
-/// Lower-case words seen capitalised somewhere other than the start of a sentence:
-/// evidence that a sentence-initial capital is a name, not grammar.
+/// What the whole text says about words, beyond one sentence.
+#[derive(Debug, Clone, Default)]
+pub struct Evidence {
+    /// Lower-case words seen capitalised somewhere other than the start of a sentence:
+    /// a sentence-initial capital among them is a name, not grammar.
+    pub mid: HashSet<String>,
+    /// Lower-case words of the speakers' labels and the owner's name: people by the
+    /// text's own say.
+    pub people: HashSet<String>,
+}
+
+impl Evidence {
+    /// Whether `word` (lower case) is known to be a given name: a common one, or a
+    /// speaker's or the owner's.
+    pub fn is_given_name(&self, word: &str) -> bool {
+        FIRST_NAMES.contains(word) || self.people.contains(word)
+    }
+
+    /// Whether a sentence-initial `word` (lower case) is a name rather than grammar.
+    fn named(&self, word: &str) -> bool {
+        self.is_given_name(word) || self.mid.contains(word)
+    }
+}
+
+/// Lower-case words seen capitalised somewhere other than the start of a sentence, first
+/// in their run of capitals (for [`Evidence::mid`]); a word after the sentence's first
+/// counts ("Woohoo Melanie").
 pub fn mid_sentence_capitals(sentences: &[&str]) -> HashSet<String> {
     let mut seen = HashSet::new();
     for sentence in sentences {
-        for token in text::tokens(sentence).iter().skip(1) {
-            if is_capitalised(token.text) {
+        let tokens = text::tokens(sentence);
+        for (i, token) in tokens.iter().enumerate().skip(1) {
+            // The first word of a run: "Half" in "the City Half Marathon" is no name.
+            let starts_run = i == 1 || !is_capitalised(tokens[i - 1].text);
+            if is_capitalised(token.text) && starts_run {
                 seen.insert(text::norm(token.text));
             }
         }
@@ -49,7 +65,7 @@ pub fn mid_sentence_capitals(sentences: &[&str]) -> HashSet<String> {
 }
 
 /// The classified names of one sentence, in order.
-pub fn find(sentence: &str, seen_mid: &HashSet<String>) -> Vec<Found> {
+pub fn find(sentence: &str, evidence: &Evidence) -> Vec<Found> {
     let tokens = text::tokens(sentence);
     let mut out = Vec::new();
     let mut i = 0;
@@ -60,7 +76,8 @@ pub fn find(sentence: &str, seen_mid: &HashSet<String>) -> Vec<Found> {
         }
         let end = run_end(sentence, &tokens, i);
         for (start, stop) in split_run(&tokens, i, end) {
-            if let Some(found) = classify(sentence, &tokens, start, stop, seen_mid) {
+            let start = trim_opening(sentence, &tokens, start, stop, evidence);
+            if let Some(found) = classify(sentence, &tokens, start, stop, evidence) {
                 out.push(found);
             }
         }
@@ -105,9 +122,10 @@ fn split_run(tokens: &[Token<'_>], start: usize, end: usize) -> Vec<(usize, usiz
     let mut part_start = start;
     for i in start..=end {
         let breaks = i == end || {
+            // Inside a run, a general word is a title's ("Stranger Things").
             let lower = text::norm(tokens[i].text);
-            let never_a_name =
-                NON_NAMES.contains(lower.as_str()) || STOPWORDS.contains(lower.as_str());
+            let never_a_name = NON_NAMES.contains(lower.as_str())
+                || (i == part_start && STOPWORDS.contains(lower.as_str()));
             (never_a_name || TITLES.contains(lower.as_str()))
                 && !text::listed(tokens[i].text, CONNECTORS)
         };
@@ -129,124 +147,37 @@ fn split_run(tokens: &[Token<'_>], start: usize, end: usize) -> Vec<(usize, usiz
     parts
 }
 
-fn classify(
+/// The first word of the part `start..stop` that belongs to the name: a sentence's
+/// opening interjection, greeting or imperative ("Woohoo", "Anytime", "Remember"), a
+/// gerund ("Learning German") or any other opening capital the text never treats as a
+/// name, before a known given name ("Sooo Melanie"), is grammar, not part of it.
+fn trim_opening(
     sentence: &str,
     tokens: &[Token<'_>],
-    start: usize,
-    end: usize,
-    seen_mid: &HashSet<String>,
-) -> Option<Found> {
-    let prev = |back: usize| {
-        start
-            .checked_sub(back)
-            .map(|i| text::norm(tokens[i].text))
-            .unwrap_or_default()
-    };
-    let (prev1, prev2) = (prev(1), prev(2));
-    let next = tokens
-        .get(end)
-        .map(|t| text::norm(t.text))
-        .unwrap_or_default();
-    let titled = TITLES.contains(prev1.as_str());
-    let mut words: Vec<String> = tokens[start..end]
-        .iter()
-        .map(|t| t.text.replace('’', "'"))
-        .collect();
-    if let Some(last) = words.last_mut()
-        && let Some(stem) = last.strip_suffix("'s")
-    {
-        *last = stem.to_owned();
+    mut start: usize,
+    stop: usize,
+    evidence: &Evidence,
+) -> usize {
+    while stop - start >= 2 && opens_sentence(sentence, &tokens[start]) {
+        let word = text::norm(tokens[start].text);
+        let next = text::norm(tokens[start + 1].text);
+        let plain = tokens[start].text.chars().skip(1).all(char::is_lowercase);
+        let unnamed = plain && !evidence.named(&word);
+        let gerund = word.ends_with("ing") && word.chars().count() > 4;
+        if cues::is_lead(&word) || (unnamed && (gerund || evidence.is_given_name(&next))) {
+            start += 1;
+        } else {
+            break;
+        }
     }
-    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    let joined = lower.join(" ");
-    let (first, last) = (lower[0].as_str(), lower[lower.len() - 1].as_str());
-    let n = words.len();
-    let acronym = n == 1
-        && words[0].chars().count() >= 2
-        && words[0]
-            .chars()
-            .all(|c| c.is_uppercase() || c.is_ascii_digit() || c == '&');
-    let camel = n == 1 && is_camel(&words[0]);
-    if (acronym && COMMON_ACRONYMS.contains(first)) || (n == 1 && words[0].chars().count() < 2) {
-        return None;
-    }
-    let known = FIRST_NAMES.contains(first)
-        || PLACES.contains(joined.as_str())
-        || KNOWN_ORGS.contains(joined.as_str())
-        || KNOWN_PRODUCTS.contains(joined.as_str());
-    let sentence_initial = start == 0
-        || sentence[..tokens[start].start]
-            .trim()
-            .chars()
-            .all(|c| !c.is_alphanumeric());
-    if sentence_initial && n == 1 && !(known || acronym || camel || seen_mid.contains(first)) {
-        return None;
-    }
-    let name = words.join(" ");
-    let found = |kind, entity_type, strength| {
-        Some(Found {
-            name: name.clone(),
-            kind,
-            entity_type,
-            strength,
-        })
-    };
-    let entity = |t: &'static str, s: f64| found(NodeKind::Entity, Some(t), s);
-    let person = |s: f64| found(NodeKind::Person, None, s);
-    let name_like = n <= 3
-        && words.iter().all(|w| {
-            w.chars()
-                .all(|c| c.is_alphabetic() || c == '\'' || c == '-')
-        });
-    let person_cue = text::listed(&prev1, PERSON_BEFORE)
-        || text::listed(&next, PERSON_AFTER)
-        || (n >= 2 && text::listed(&prev1, WEAK_PERSON_BEFORE));
-    if matches!(first, "project" | "operation" | "initiative") && n >= 2 {
-        return entity("project", 7.0);
-    }
-    let suffixed = n >= 2 && ORG_SUFFIXES.contains(last);
-    if suffixed || (ORG_HEADS.contains(first) && lower.iter().any(|w| w == "of")) {
-        return entity("organization", 7.0);
-    }
-    if PLACES.contains(joined.as_str()) || (n >= 2 && PLACE_WORDS.contains(last)) {
-        return entity("place", 6.0);
-    }
-    if KNOWN_ORGS.contains(joined.as_str()) {
-        return entity("organization", 6.0);
-    }
-    if KNOWN_PRODUCTS.contains(joined.as_str()) {
-        return entity("product", 6.0);
-    }
-    if lower.iter().any(|w| EVENT_WORDS.contains(w.as_str())) {
-        return entity("event", 6.0);
-    }
-    if next == "project" {
-        return entity("project", 6.0);
-    }
-    if titled && name_like {
-        return person(7.0);
-    }
-    if FIRST_NAMES.contains(first) && name_like {
-        return person(if person_cue { 7.0 } else { 6.0 });
-    }
-    let works_for =
-        prev1 == "for" && matches!(prev2.as_str(), "works" | "work" | "working" | "worked");
-    if text::listed(&prev1, ORG_BEFORE) || works_for {
-        return entity("organization", 5.0);
-    }
-    if camel || text::listed(&prev1, PRODUCT_BEFORE) {
-        return entity("product", 5.0);
-    }
-    if person_cue && name_like && !acronym {
-        return person(5.0);
-    }
-    if acronym {
-        return entity("other", 4.0);
-    }
-    if n == 2 && name_like {
-        return person(4.0);
-    }
-    entity("other", 3.0)
+    start
+}
+
+/// Whether nothing but punctuation comes before `token` in its sentence.
+pub(super) fn opens_sentence(sentence: &str, token: &Token<'_>) -> bool {
+    sentence[..token.start]
+        .chars()
+        .all(|c| !c.is_alphanumeric())
 }
 
 /// `Sarah`, `IBM`, `Q3`: an upper-case letter followed by more (`I` and `A` are not).
@@ -269,7 +200,7 @@ mod tests {
     use super::*;
 
     fn names(sentence: &str) -> Vec<(String, NodeKind, Option<&'static str>)> {
-        find(sentence, &HashSet::new())
+        find(sentence, &Evidence::default())
             .into_iter()
             .map(|f| (f.name, f.kind, f.entity_type))
             .collect()

@@ -12,7 +12,8 @@ use cosmo_core::domain::NodeKind;
 const EXTRACT: &str = "You extract the People, Concepts and Entities a piece of someone's memory \
 is about. People: real persons (full names as written). Concepts: ideas, topics, plans, \
 activities (lower case, e.g. \"hiring plan\"). Entities: organizations, places, products, \
-projects, events (with `entity_type`: organization, place, product, project, event or other). \
+works (books, films, shows, games, music), pets, projects, events (with `entity_type`: \
+organization, place, product, work, pet, project, event or other); a title is never a person. \
 For each, give `confidence` 0-10 that it is real and relevant, and `subpoints`: the distinct \
 facts this text states about it, one short sentence each. Do not invent facts. Never list the \
 owner twice; if the owner appears, use the owner's name exactly as given.";

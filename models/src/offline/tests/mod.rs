@@ -77,6 +77,7 @@ fn find<'a>(entities: &'a [ExtractedEntity], name: &str) -> Option<&'a Extracted
     entities.iter().find(|e| e.name == name)
 }
 
+mod chat;
 mod meeting;
 mod memo;
 
